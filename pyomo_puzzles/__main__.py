@@ -1,0 +1,3 @@
+from pyomo_puzzles.cli import main
+
+raise SystemExit(main())

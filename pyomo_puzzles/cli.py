@@ -1,0 +1,207 @@
+"""Command-line interface: parses arguments and calls the package's public functions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from pyomo_puzzles.errors import DataError, UserError
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _instance(name: str):
+    from pyomo_puzzles.core import instances
+
+    return instances.load(name)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from pyomo_puzzles.core import instances, registry, solvers
+
+    print("Families and formulations:")
+    for fam in registry.families().values():
+        print(f"  {fam.name}: {fam.summary}")
+        for form in fam.formulations.values():
+            default = " (default)" if form.name == fam.default_formulation else ""
+            print(f"    - {form.name}{default}: {form.summary}")
+    print("Shipped instances:")
+    for name in instances.shipped_instances():
+        print(f"  {name}")
+    print("Solvers:")
+    for name in solvers.SOLVERS:
+        ok, detail = solvers.availability(name)
+        print(f"  {name:6s} {'available' if ok else 'MISSING  '}  {detail}")
+    return EXIT_OK
+
+
+def _summary(record) -> str:
+    parts = [f"{record.instance} [{record.formulation}] on {record.solver}: {record.status}"]
+    if record.wall_time is not None:
+        parts.append(f"wall {record.wall_time:.3f} s (build {record.build_time or 0:.3f} s, "
+                     f"solver {record.solver_time or 0:.3f} s)")
+    if record.checked is not None:
+        parts.append("solution checked" if record.checked else "SOLUTION FAILED THE CHECK")
+    if record.message:
+        parts.append(record.message)
+    return "; ".join(parts)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from pyomo_puzzles.core import records, run
+
+    instance = _instance(args.instance)
+    record = run.run(instance, args.formulation, args.solver, args.time_limit, args.threads)
+    print(_summary(record))
+    if args.output:
+        records.write_json_atomic(args.output, record.to_dict())
+        print(f"run record written to {args.output}")
+    if args.picture:
+        if record.solution is None:
+            print("no solution to draw", file=sys.stderr)
+        else:
+            instance.family.draw(instance.spec, record.solution, Path(args.picture))
+            print(f"picture written to {args.picture}")
+    solved = record.status in ("optimal", "feasible") and record.checked
+    return EXIT_OK if solved or record.status == "infeasible" else EXIT_FAILED
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from pyomo_puzzles.core import enumerate as enumeration
+    from pyomo_puzzles.core import records
+
+    instance = _instance(args.instance)
+    unit = "classes" if args.up_to_symmetry else "solutions"
+    with tqdm(desc=f"counting {unit}", unit=" found", file=sys.stderr, disable=True if args.quiet else None) as bar:
+        result = enumeration.count_solutions(
+            instance, args.formulation, args.solver, up_to_symmetry=args.up_to_symmetry,
+            time_limit=args.time_limit, threads=args.threads, limit=args.limit,
+            keep_solutions=bool(args.output),
+            on_found=lambda classes, total: (bar.update(1), bar.set_postfix(total=total)),
+        )
+    state = "complete" if result.complete else f"INCOMPLETE ({result.message or 'limit reached'})"
+    if args.up_to_symmetry:
+        print(f"{instance.name}: {result.classes} solutions up to symmetry (group of order "
+              f"{result.group_order}), {result.solutions} in all; {state}; "
+              f"{result.solves} solves, {result.cuts} cuts, {result.elapsed:.2f} s")
+    else:
+        print(f"{instance.name}: {result.solutions} solutions; {state}; "
+              f"{result.solves} solves, {result.elapsed:.2f} s")
+    if args.output:
+        records.write_json_atomic(args.output, vars(result))
+    return EXIT_OK if result.complete else EXIT_FAILED
+
+
+def _read_solution(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise DataError(path, "<file>", f"cannot be read ({error.strerror})") from None
+    except json.JSONDecodeError as error:
+        raise DataError(path, "<file>", f"is not valid JSON at line {error.lineno}") from None
+    if isinstance(data, dict) and "solution" in data:
+        if data["solution"] is None:
+            raise DataError(path, "solution", "the run record holds no solution")
+        return data["solution"]
+    return data
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from pyomo_puzzles.core.run import check_solution
+
+    instance = _instance(args.instance)
+    errors = check_solution(instance, _read_solution(Path(args.solution)))
+    if errors:
+        for error in errors:
+            print(f"INVALID: {error}")
+        return EXIT_FAILED
+    print(f"valid solution of {instance.name}")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from pyomo_puzzles.core import export
+
+    instance = _instance(args.instance)
+    formats = tuple(args.format.split(",")) if args.format else ("dat", "lp", "mps")
+    unknown = set(formats) - {"dat", "lp", "mps"}
+    if unknown:
+        raise UserError(f"unknown export format(s) {', '.join(sorted(unknown))} (choose dat, lp, mps)")
+    for path in export.export(instance, args.formulation, Path(args.output_dir), formats):
+        print(path)
+    return EXIT_OK
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def _solver_options(parser: argparse.ArgumentParser, time_limit: float | None) -> None:
+    parser.add_argument("--formulation", "-f", help="formulation (default: the family's default)")
+    parser.add_argument("--solver", "-s", default="highs", help="highs, cbc or glpk (default: highs)")
+    parser.add_argument("--time-limit", "-t", type=_positive_float, default=time_limit,
+                        help=f"seconds (default: {time_limit})")
+    parser.add_argument("--threads", type=int, default=1, help="solver threads (default: 1)")
+
+
+def parser() -> argparse.ArgumentParser:
+    main = argparse.ArgumentParser(prog="pyomo-puzzles", description=__doc__)
+    sub = main.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("list", help="families, formulations, shipped instances and solvers").set_defaults(func=cmd_list)
+
+    solve = sub.add_parser("solve", help="solve an instance and check the solution")
+    solve.add_argument("instance", help="shipped name (e.g. packing/l_tromino_cube) or file path")
+    _solver_options(solve, 60.0)
+    solve.add_argument("--output", "-o", help="write the run record (JSON) here")
+    solve.add_argument("--picture", "-p", help="draw the solution to FILE.png, .pdf or .svg")
+    solve.set_defaults(func=cmd_solve)
+
+    count = sub.add_parser("count", help="enumerate and count all solutions")
+    count.add_argument("instance")
+    _solver_options(count, None)
+    count.add_argument("--up-to-symmetry", action="store_true",
+                       help="one solution per orbit of the instance's symmetry group")
+    count.add_argument("--limit", type=int, help="stop after this many solutions (or classes)")
+    count.add_argument("--output", "-o", help="write the count and representatives (JSON) here")
+    count.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    count.set_defaults(func=cmd_count)
+
+    check = sub.add_parser("check", help="check a solution file (exit 0 iff valid)")
+    check.add_argument("instance")
+    check.add_argument("solution", help="a run record or a bare solution (JSON)")
+    check.set_defaults(func=cmd_check)
+
+    export = sub.add_parser("export", help="write the Pyomo data (.dat) and the model (LP, MPS)")
+    export.add_argument("instance")
+    export.add_argument("--formulation", "-f")
+    export.add_argument("--output-dir", "-d", default=".", help="directory (default: .)")
+    export.add_argument("--format", help="comma-separated: dat,lp,mps (default: all)")
+    export.set_defaults(func=cmd_export)
+    return main
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except UserError as error:
+        print(f"pyomo-puzzles: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("pyomo-puzzles: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

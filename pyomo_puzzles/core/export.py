@@ -1,0 +1,69 @@
+"""Write an instance's Pyomo data (.dat) and its model (LP, MPS) for use outside the framework.
+
+The .dat file loads back into the same AbstractModel with
+``model.create_instance('file.dat')``, so a run can be reproduced without this package's
+loader.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyomo.environ as pyo
+
+from pyomo_puzzles.core.instances import Instance
+from pyomo_puzzles.core.run import choose_formulation
+
+
+def _token(value) -> str:
+    if isinstance(value, tuple):
+        return "(" + ",".join(_token(v) for v in value) + ")"
+    if isinstance(value, str):
+        return '"' + value.replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def _index(key) -> str:
+    return ",".join(_token(k) for k in key) if isinstance(key, tuple) else _token(key)
+
+
+def dat_text(abstract: pyo.AbstractModel, data: dict) -> str:
+    """AMPL-style .dat text for Pyomo data {None: {name: values}} of `abstract`."""
+    lines = [f"# Pyomo data for model {abstract.name}"]
+    for name, values in data[None].items():
+        component = getattr(abstract, name)
+        if isinstance(component, pyo.Set):
+            if None in values:
+                lines.append(f"set {name} := " + " ".join(_token(v) for v in values[None]) + " ;")
+            else:
+                for key, members in values.items():
+                    lines.append(f"set {name}[{_index(key)}] := " + " ".join(_token(v) for v in members) + " ;")
+        elif None in values:
+            lines.append(f"param {name} := {_token(values[None])} ;")
+        else:
+            body = " ".join(f"{_index(k)} {_token(v)}" for k, v in values.items())
+            lines.append(f"param {name} := {body} ;")
+    return "\n".join(lines) + "\n"
+
+
+def export(instance: Instance, formulation: str | None, out_dir: Path,
+           formats: tuple[str, ...] = ("dat", "lp", "mps")) -> list[Path]:
+    """Write the requested files to `out_dir`; returns their paths."""
+    form = choose_formulation(instance, formulation)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = out_dir / f"{instance.name.replace('/', '__')}.{form.name}"
+    abstract = form.build_model()
+    data = form.model_data(instance.spec)
+    written = []
+    if "dat" in formats:
+        path = stem.with_suffix(".dat")
+        path.write_text(dat_text(abstract, data), encoding="utf-8")
+        written.append(path)
+    concrete = abstract.create_instance(data=data)
+    for fmt in ("lp", "mps"):
+        if fmt in formats:
+            path = stem.with_suffix(f".{fmt}")
+            concrete.write(str(path), io_options={"symbolic_solver_labels": True})
+            written.append(path)
+    return written

@@ -1,0 +1,119 @@
+"""Find instances by name or path, read them, and validate them before Pyomo sees them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from pyomo_puzzles.core import registry
+from pyomo_puzzles.errors import DataError, UserError
+
+DATA_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A validated puzzle instance: its family, name, file, raw data and loaded spec."""
+
+    family: registry.Family
+    name: str
+    path: Path
+    raw: dict
+    spec: Any
+
+    @property
+    def puzzle(self) -> str:
+        return self.family.name
+
+
+def shipped_instances() -> dict[str, Path]:
+    """Every instance shipped in the package, by name ``family/stem``."""
+    found = {}
+    for fam in registry.families().values():
+        for path in sorted(fam.instances_dir.rglob("*")):
+            if path.suffix in DATA_SUFFIXES:
+                stem = path.relative_to(fam.instances_dir).with_suffix("").as_posix()
+                found[f"{fam.name}/{stem}"] = path
+    return found
+
+
+def resolve(name_or_path: str | Path) -> tuple[str | None, Path]:
+    """Return (shipped name or None, file path) for a name like ``packing/x`` or a path."""
+    path = Path(name_or_path)
+    if path.is_file():
+        return None, path
+    shipped = shipped_instances()
+    key = str(name_or_path).removesuffix(path.suffix) if path.suffix in DATA_SUFFIXES else str(name_or_path)
+    if key in shipped:
+        return key, shipped[key]
+    raise UserError(
+        f"no instance '{name_or_path}': not a file and not a shipped instance "
+        "(run 'pyomo-puzzles list' to see them)"
+    )
+
+
+def read_data_file(path: Path) -> dict:
+    """Parse a YAML or JSON file into a dict; any syntax error is a one-line DataError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise DataError(path, "<file>", f"cannot be read ({error.strerror})") from None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as error:
+        where = getattr(error, "problem_mark", None)
+        line = f" at line {where.line + 1}" if where else f" at line {getattr(error, 'lineno', '?')}"
+        raise DataError(path, "<file>", f"is not valid {path.suffix[1:].upper()}{line}") from None
+    if not isinstance(data, dict):
+        raise DataError(path, "<file>", "must be a mapping of fields at the top level")
+    return data
+
+
+def field_path(parts) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "<top level>"
+
+
+def schema_error(path: Path, error: jsonschema.ValidationError) -> DataError:
+    """Turn a jsonschema error into a DataError naming the offending field."""
+    parts = list(error.absolute_path)
+    if error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        return DataError(path, field_path(parts + extra[:1]), "unknown field")
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else "?"
+        return DataError(path, field_path(parts + [missing]), "required field is missing")
+    message = error.message.splitlines()[0]
+    if len(message) > 160:
+        message = message[:157] + "..."
+    return DataError(path, field_path(parts), message)
+
+
+def validate(data: dict, schema: dict, path: Path) -> None:
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), e.path))
+    if errors:
+        deepest_first = jsonschema.exceptions.best_match(errors)
+        raise schema_error(path, deepest_first)
+
+
+def load(name_or_path: str | Path) -> Instance:
+    """Load and validate an instance; raises DataError or UserError on any problem."""
+    shipped_name, path = resolve(name_or_path)
+    data = read_data_file(path)
+    puzzle = data.get("puzzle")
+    known = registry.families()
+    if puzzle not in known:
+        raise DataError(path, "puzzle", f"must be one of {', '.join(known)}, got {puzzle!r}")
+    fam = known[puzzle]
+    validate(data, fam.schema, path)
+    spec = fam.load(data, path)
+    name = shipped_name or f"{fam.name}/{path.stem}"
+    return Instance(family=fam, name=name, path=path, raw=data, spec=spec)

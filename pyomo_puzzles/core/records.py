@@ -1,0 +1,107 @@
+"""The run record: one dataclass, its JSON schema, and atomic JSON writes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+STATUSES = ("optimal", "feasible", "infeasible", "time_limit", "error")
+
+
+@dataclass
+class RunRecord:
+    """What one run of a formulation on a solver did. Times are seconds."""
+
+    puzzle: str
+    instance: str
+    formulation: str
+    solver: str
+    solver_version: str | None = None
+    status: str = "error"
+    objective: float | None = None
+    bound: float | None = None
+    wall_time: float | None = None
+    build_time: float | None = None
+    solver_time: float | None = None
+    nodes: int | None = None
+    checked: bool | None = None
+    solution: dict | None = None
+    time_limit: float | None = None
+    threads: int | None = None
+    message: str = ""
+    check_errors: list[str] = field(default_factory=list)
+    killed: bool = False
+    framework_version: str = ""
+    started_at: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "RunRecord":
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+RUN_RECORD_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "pyomo-puzzles run record",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["puzzle", "instance", "formulation", "solver", "status", "checked"],
+    "properties": {
+        "puzzle": {"type": "string", "description": "puzzle family, e.g. packing"},
+        "instance": {"type": "string", "description": "instance name, e.g. packing/l_tromino_cube"},
+        "formulation": {"type": "string"},
+        "solver": {"enum": ["highs", "cbc", "glpk"]},
+        "solver_version": {"type": ["string", "null"]},
+        "status": {
+            "enum": list(STATUSES),
+            "description": "optimal: proven optimal (or, for a pure feasibility model, a solution "
+            "found); feasible: a solution without proof; infeasible: proven to have none; "
+            "time_limit: stopped by the time limit (a solution may be attached); error: "
+            "the solver failed or its solution failed the check",
+        },
+        "objective": {"type": ["number", "null"]},
+        "bound": {"type": ["number", "null"], "description": "best proven objective bound"},
+        "wall_time": {"type": ["number", "null"], "description": "whole run: build, solve, decode, check"},
+        "build_time": {"type": ["number", "null"], "description": "Pyomo: data to concrete model"},
+        "solver_time": {"type": ["number", "null"], "description": "as reported by the solver interface"},
+        "nodes": {"type": ["integer", "null"], "description": "branch-and-bound nodes, null if the solver does not say"},
+        "checked": {
+            "type": ["boolean", "null"],
+            "description": "true: the solution passed the independent checker; false: it failed; "
+            "null: there was no solution to check",
+        },
+        "solution": {"type": ["object", "null"], "description": "decoded solution in the puzzle's terms"},
+        "time_limit": {"type": ["number", "null"]},
+        "threads": {"type": ["integer", "null"]},
+        "message": {"type": "string", "description": "why a run failed or was killed"},
+        "check_errors": {"type": "array", "items": {"type": "string"}},
+        "killed": {"type": "boolean", "description": "killed by the hard deadline (time limit + grace)"},
+        "framework_version": {"type": "string"},
+        "started_at": {"type": "string", "description": "UTC, ISO 8601"},
+    },
+}
+
+
+def write_json_atomic(path: str | Path, data: Any) -> None:
+    """Write JSON so that readers see either the old file or the whole new one."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2, sort_keys=False)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

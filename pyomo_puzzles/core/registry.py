@@ -1,0 +1,102 @@
+"""The registry of puzzle families.
+
+`core` never imports a family by name: every sub-package of `pyomo_puzzles.families`
+is imported once and registers a `Family` object, so adding a family means adding a
+folder and nothing else.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Hashable
+
+import pyomo.environ as pyo
+
+from pyomo_puzzles.errors import UserError
+
+Solution = dict[str, Any]
+"""A decoded solution in the puzzle's own terms (pieces and cells), JSON-serialisable."""
+
+
+@dataclass(frozen=True)
+class Formulation:
+    """One integer-programming formulation of a family.
+
+    build_model:  returns the formulation's `pyo.AbstractModel`.
+    model_data:   the Pyomo data dictionary (``{None: {...}}``) for a loaded instance.
+    decode:       reads a solved concrete model and returns a `Solution`.
+    solution_vars: the binary variables equal to one in a given solution, used for
+                  no-good cuts; None if the formulation cannot enumerate.
+    applies_to:   None if the formulation can model the instance, else the reason.
+    """
+
+    name: str
+    summary: str
+    build_model: Callable[[], pyo.AbstractModel]
+    model_data: Callable[[Any], dict]
+    decode: Callable[[Any, pyo.ConcreteModel], Solution]
+    solution_vars: Callable[[Any, pyo.ConcreteModel, Solution], list] | None = None
+    applies_to: Callable[[Any], str | None] = lambda spec: None
+    prepare_enumeration: Callable[[Any, pyo.ConcreteModel, bool], None] | None = None
+    """Optional: restrict the model before enumeration (``up_to_symmetry`` given), e.g. by
+    fixing variables that only symmetric copies of solutions use."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A puzzle family: data schema and loader, formulations, checker, symmetry, picture."""
+
+    name: str
+    summary: str
+    schema: dict
+    load: Callable[[dict, Path], Any]
+    formulations: dict[str, Formulation]
+    default_formulation: str
+    check: Callable[[Any, Solution], list[str]]
+    solution_key: Callable[[Solution], Hashable]
+    symmetry_images: Callable[[Any, Solution], list[Solution]]
+    draw: Callable[[Any, Solution, Path], None]
+    instances_dir: Path
+    describe: Callable[[Any], str] = field(default=lambda spec: "")
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> Family:
+    _FAMILIES[family.name] = family
+    return family
+
+
+def _discover() -> None:
+    if _FAMILIES:
+        return
+    import pyomo_puzzles.families as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{module.name}")
+
+
+def families() -> dict[str, Family]:
+    _discover()
+    return dict(sorted(_FAMILIES.items()))
+
+
+def family(name: str) -> Family:
+    known = families()
+    if name not in known:
+        raise UserError(f"unknown puzzle family '{name}' (known: {', '.join(known)})")
+    return known[name]
+
+
+def formulation(fam: Family, name: str | None) -> Formulation:
+    name = name or fam.default_formulation
+    if name not in fam.formulations:
+        raise UserError(
+            f"unknown formulation '{name}' for {fam.name} "
+            f"(known: {', '.join(fam.formulations)})"
+        )
+    return fam.formulations[name]

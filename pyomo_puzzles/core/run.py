@@ -1,0 +1,143 @@
+"""One run: instance + formulation + solver -> checked run record."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from datetime import datetime, timezone
+
+import pyomo.environ as pyo
+
+from pyomo_puzzles import __version__
+from pyomo_puzzles.core import registry, solvers
+from pyomo_puzzles.core.instances import Instance
+from pyomo_puzzles.core.records import RunRecord
+from pyomo_puzzles.errors import UserError
+
+GRACE_SECONDS = 10.0
+"""How long a run may overrun its time limit before its process group is killed (the
+solver's own limit is soft, and Pyomo's build and hand-over are not covered by it)."""
+
+
+def choose_formulation(instance: Instance, name: str | None) -> registry.Formulation:
+    form = registry.formulation(instance.family, name)
+    reason = form.applies_to(instance.spec)
+    if reason:
+        raise UserError(f"formulation '{form.name}' cannot model {instance.name}: {reason}")
+    return form
+
+
+def build_model(instance: Instance, form: registry.Formulation) -> pyo.ConcreteModel:
+    """Instantiate the formulation's AbstractModel from the instance's data."""
+    abstract = form.build_model()
+    return abstract.create_instance(data=form.model_data(instance.spec))
+
+
+def _new_record(instance: Instance, form: registry.Formulation, solver: str,
+                time_limit: float | None, threads: int | None) -> RunRecord:
+    return RunRecord(
+        puzzle=instance.puzzle, instance=instance.name, formulation=form.name, solver=solver,
+        time_limit=time_limit, threads=threads, framework_version=__version__,
+        started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    )
+
+
+def check_solution(instance: Instance, solution: dict) -> list[str]:
+    """Run the family's independent checker; a crash of the checker is a failed check."""
+    try:
+        return list(instance.family.check(instance.spec, solution))
+    except Exception as error:  # a malformed solution must not crash the caller
+        return [f"checker could not read the solution: {type(error).__name__}: {error}"]
+
+
+def _run_in_process(instance: Instance, form: registry.Formulation, solver: str,
+                    time_limit: float | None, threads: int | None) -> RunRecord:
+    record = _new_record(instance, form, solver, time_limit, threads)
+    started = time.perf_counter()
+    try:
+        record.solver_version = solvers.require(solver)
+        model = build_model(instance, form)
+        record.build_time = time.perf_counter() - started
+        outcome = solvers.SolverSession(solver, model, time_limit, threads).solve()
+        record.status, record.message = outcome.status, outcome.message
+        record.objective, record.bound = outcome.objective, outcome.bound
+        record.solver_time, record.nodes = outcome.solver_time, outcome.nodes
+        if outcome.has_solution:
+            record.solution = form.decode(instance.spec, model)
+            record.check_errors = check_solution(instance, record.solution)
+            record.checked = not record.check_errors
+            if not record.checked:
+                record.status = "error"
+                record.message = "solution failed the independent check: " + record.check_errors[0]
+    except UserError:
+        raise
+    except Exception as error:
+        record.status = "error"
+        record.message = f"{type(error).__name__}: {error}".splitlines()[0]
+    record.wall_time = time.perf_counter() - started
+    return record
+
+
+def _child(conn, instance, form, solver, time_limit, threads) -> None:
+    os.setpgrp()  # so that a kill reaches the solver executables this run starts
+    try:
+        conn.send(_run_in_process(instance, form, solver, time_limit, threads).to_dict())
+    except BaseException as error:  # report, never leave the parent without a record
+        conn.send({"__error__": f"{type(error).__name__}: {error}"})
+    finally:
+        conn.close()
+
+
+def _run_isolated(instance: Instance, form: registry.Formulation, solver: str,
+                  time_limit: float | None, threads: int | None) -> RunRecord:
+    """Run in a forked child; kill its whole process group past the hard deadline."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(sender, instance, form, solver, time_limit, threads))
+    started = time.perf_counter()
+    child.start()
+    sender.close()
+    deadline = None if time_limit is None else time_limit + GRACE_SECONDS
+    ready = receiver.poll(deadline)
+    payload = receiver.recv() if ready else None
+    if not ready:
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    child.join()
+    if payload is not None and "__error__" not in payload:
+        return RunRecord.from_dict(payload)
+    record = _new_record(instance, form, solver, time_limit, threads)
+    record.wall_time = time.perf_counter() - started
+    record.solver_version = solvers.availability(solver)[1]
+    if payload is None and not ready:
+        record.status, record.killed = "time_limit", True
+        record.message = f"run killed after {deadline:g} s (time limit {time_limit:g} s + grace)"
+    elif payload is not None:
+        record.message = payload["__error__"].splitlines()[0]
+        if payload["__error__"].startswith(("UserError", "DataError", "SolverUnavailable")):
+            raise UserError(record.message.split(": ", 1)[1])
+    else:
+        record.message = f"run crashed (exit code {child.exitcode})"
+    return record
+
+
+def run(instance: Instance, formulation: str | None = None, solver: str = "highs",
+        time_limit: float | None = 60.0, threads: int | None = 1,
+        isolate: bool = True) -> RunRecord:
+    """Build, solve, decode and check one instance; always returns a record.
+
+    With ``isolate`` the run happens in a forked process that is killed if it overruns
+    ``time_limit`` by more than the grace period; the record then says ``time_limit``.
+    Errors the user can fix (unknown solver, solver missing, formulation that does not
+    apply) raise `UserError` instead.
+    """
+    solvers.check_solver_name(solver)
+    solvers.require(solver)
+    form = choose_formulation(instance, formulation)
+    if isolate:
+        return _run_isolated(instance, form, solver, time_limit, threads)
+    return _run_in_process(instance, form, solver, time_limit, threads)

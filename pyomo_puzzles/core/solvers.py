@@ -1,0 +1,206 @@
+"""HiGHS, CBC and GLPK behind one call, with time limits, threads and uniform outcomes.
+
+HiGHS runs in-process through Pyomo's new solver interface (persistent: a session that
+adds cuts between solves only sends the change). CBC and GLPK run as executables through
+Pyomo's shell interfaces. Traps handled here (see the README's solver notes):
+- CBC counts `sec` in CPU time over all threads unless `timeMode=elapsed`.
+- GLPK stops at its time limit with termination `feasible` and infinite bounds.
+- The solvers' own limits are soft; the hard kill past a grace period is done by
+  `pyomo_puzzles.core.run`, which runs each solve in a process group it can kill.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import pyomo.environ as pyo
+from pyomo.opt import TerminationCondition as LegacyTC
+
+from pyomo_puzzles.errors import SolverUnavailable, UserError
+
+SOLVERS = ("highs", "cbc", "glpk")
+EXECUTABLES = {"cbc": "cbc", "glpk": "glpsol"}
+
+# Solvers installed into the virtual environment (pip fallbacks) live beside python.
+_VENV_BIN = str(Path(sys.executable).parent)
+if _VENV_BIN not in os.environ.get("PATH", "").split(os.pathsep):
+    os.environ["PATH"] = _VENV_BIN + os.pathsep + os.environ.get("PATH", "")
+
+
+@dataclass
+class SolveOutcome:
+    """What a solver said, in one vocabulary for all solvers."""
+
+    status: str
+    has_solution: bool
+    objective: float | None
+    bound: float | None
+    solver_time: float
+    nodes: int | None
+    message: str = ""
+
+
+def check_solver_name(name: str) -> str:
+    if name not in SOLVERS:
+        raise UserError(f"unknown solver '{name}' (choose from {', '.join(SOLVERS)})")
+    return name
+
+
+@lru_cache(maxsize=None)
+def availability(name: str) -> tuple[bool, str]:
+    """(available, version string or the reason it is not available)."""
+    check_solver_name(name)
+    if name == "highs":
+        try:
+            import highspy
+
+            return True, "HiGHS " + highspy.Highs().version()
+        except ImportError as error:  # pragma: no cover - highspy is a dependency
+            return False, f"highspy cannot be imported ({error})"
+    executable = EXECUTABLES[name]
+    if shutil.which(executable) is None:
+        return False, f"executable '{executable}' not found on PATH (run 'bash bootstrap.sh setup')"
+    version = pyo.SolverFactory(name).version()
+    label = {"cbc": "CBC", "glpk": "GLPK"}[name]
+    return True, f"{label} " + ".".join(str(v) for v in (version or ())[:3])
+
+
+def require(name: str) -> str:
+    """The solver's version string; raises SolverUnavailable with the reason if missing."""
+    ok, detail = availability(check_solver_name(name))
+    if not ok:
+        raise SolverUnavailable(f"solver '{name}' is not available: {detail}")
+    return detail
+
+
+def _finite(value) -> float | None:
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+class SolverSession:
+    """Solves one concrete model repeatedly (constraints may be added in between)."""
+
+    def __init__(self, name: str, model: pyo.ConcreteModel, time_limit: float | None = None,
+                 threads: int | None = None) -> None:
+        self.name = check_solver_name(name)
+        self.version = require(name)
+        self.model = model
+        self.time_limit = time_limit
+        self.threads = threads
+        self._highs = None
+
+    def solve(self) -> SolveOutcome:
+        if self.name == "highs":
+            return self._solve_highs()
+        return self._solve_shell()
+
+    # HiGHS, in-process and persistent -------------------------------------------------
+    def _solve_highs(self) -> SolveOutcome:
+        from pyomo.contrib.solver.common.factory import SolverFactory
+        from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
+
+        if self._highs is None:
+            self._highs = SolverFactory("highs")
+        options = {}
+        if self.threads:
+            options["threads"] = self.threads
+        result = self._highs.solve(
+            self.model, time_limit=self.time_limit, load_solutions=False,
+            raise_exception_on_nonoptimal_result=False, solver_options=options,
+        )
+        has_solution = result.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible)
+        if has_solution:
+            result.solution_loader.load_vars()
+        tc = result.termination_condition
+        if tc == TerminationCondition.convergenceCriteriaSatisfied:
+            status = "optimal"
+        elif tc == TerminationCondition.provenInfeasible:
+            status = "infeasible"
+        elif tc == TerminationCondition.maxTimeLimit:
+            status = "time_limit"
+        elif has_solution:
+            status = "feasible"
+        else:
+            status = "error"
+        highs_time = _finite(getattr(result.timing_info, "highs_time", None))
+        nodes = _finite(getattr(result.extra_info, "mip_node_count", None))
+        return SolveOutcome(
+            status=status, has_solution=has_solution,
+            objective=_finite(result.incumbent_objective),
+            bound=_finite(result.objective_bound),
+            solver_time=highs_time if highs_time is not None else float(result.timing_info.wall_time),
+            nodes=int(nodes) if nodes is not None and nodes >= 0 else None,
+            message="" if status != "error" else f"HiGHS stopped with {tc.name}",
+        )
+
+    # CBC and GLPK, as executables -----------------------------------------------------
+    def _shell_options(self) -> dict:
+        options: dict = {}
+        if self.name == "cbc":
+            if self.time_limit is not None:
+                options.update(sec=self.time_limit, timeMode="elapsed")
+            if self.threads:
+                options["threads"] = self.threads
+        elif self.time_limit is not None:
+            options["tmlim"] = max(1, math.ceil(self.time_limit))
+        return options
+
+    def _solve_shell(self) -> SolveOutcome:
+        opt = pyo.SolverFactory(self.name)
+        opt.options.update(self._shell_options())
+        started = time.perf_counter()
+        try:
+            # Pyomo's own `timelimit` argument is not used: it is passed on to the solver
+            # as well (GLPK rejects a fractional --tmlim); the hard kill is `run`'s job.
+            results = opt.solve(self.model, load_solutions=False)
+        except Exception as error:  # a solver crash must still leave a record
+            return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
+                                f"{self.name} failed: {str(error).splitlines()[0] if str(error) else type(error).__name__}")
+        elapsed = time.perf_counter() - started
+        has_solution = len(results.solution) > 0
+        if has_solution:
+            self.model.solutions.load_from(results)
+        tc = results.solver.termination_condition
+        status = self._legacy_status(tc, has_solution, elapsed)
+        incumbent = _finite(results.problem.upper_bound)
+        bound = _finite(results.problem.lower_bound)
+        if self._is_maximise():
+            incumbent, bound = _finite(results.problem.lower_bound), _finite(results.problem.upper_bound)
+        if not has_solution:
+            incumbent = None
+        nodes = None
+        if self.name == "cbc":
+            raw = results.solver.statistics.branch_and_bound.number_of_bounded_subproblems
+            nodes = int(raw) if _finite(raw) is not None else None
+        solver_time = _finite(getattr(results.solver, "wallclock_time", None)) or elapsed
+        return SolveOutcome(status, has_solution, incumbent, bound, solver_time, nodes,
+                            "" if status != "error" else f"{self.name} stopped with {tc}")
+
+    def _legacy_status(self, tc, has_solution: bool, elapsed: float) -> str:
+        if tc == LegacyTC.optimal:
+            return "optimal"
+        if tc in (LegacyTC.infeasible, LegacyTC.invalidProblem):
+            return "infeasible"
+        if tc in (LegacyTC.maxTimeLimit, LegacyTC.maxIterations, LegacyTC.maxEvaluations):
+            return "time_limit"
+        reached_limit = self.time_limit is not None and elapsed >= 0.95 * self.time_limit
+        if reached_limit:
+            return "time_limit"  # GLPK reports 'feasible' when its time limit stops it
+        if has_solution and tc == LegacyTC.feasible:
+            return "feasible"
+        return "error"
+
+    def _is_maximise(self) -> bool:
+        objectives = list(self.model.component_data_objects(pyo.Objective, active=True))
+        return bool(objectives) and objectives[0].sense == pyo.maximize
