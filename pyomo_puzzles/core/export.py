@@ -52,18 +52,18 @@ def export(instance: Instance, formulation: str | None, out_dir: Path,
     form = choose_formulation(instance, formulation)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    stem = out_dir / f"{instance.name.replace('/', '__')}.{form.name}"
+    stem = f"{instance.name.replace('/', '__')}.{form.name}"
     abstract = form.build_model()
     data = form.model_data(instance.spec)
     written = []
     if "dat" in formats:
-        path = stem.with_suffix(".dat")
+        path = out_dir / f"{stem}.dat"
         path.write_text(dat_text(abstract, data), encoding="utf-8")
         written.append(path)
     concrete = abstract.create_instance(data=data)
     for fmt in ("lp", "mps"):
         if fmt in formats:
-            path = stem.with_suffix(f".{fmt}")
+            path = out_dir / f"{stem}.{fmt}"
             concrete.write(str(path), io_options={"symbolic_solver_labels": True})
             written.append(path)
     return written

@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pyomo.environ as pyo
+from pyomo.opt import SolutionStatus as LegacySS
 from pyomo.opt import TerminationCondition as LegacyTC
 
 from pyomo_puzzles.errors import SolverUnavailable, UserError
@@ -80,12 +81,18 @@ def require(name: str) -> str:
     return detail
 
 
+USABLE_SOLUTIONS = (LegacySS.optimal, LegacySS.feasible, LegacySS.bestSoFar,
+                    LegacySS.globallyOptimal, LegacySS.locallyOptimal)
+NO_VALUE = 1e30
+"""Solvers print 1e50 or inf for 'no value'; anything this large is treated as none."""
+
+
 def _finite(value) -> float | None:
     try:
         value = float(value)
     except (TypeError, ValueError):
         return None
-    return value if math.isfinite(value) else None
+    return value if math.isfinite(value) and abs(value) < NO_VALUE else None
 
 
 class SolverSession:
@@ -168,7 +175,11 @@ class SolverSession:
             return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
                                 f"{self.name} failed: {str(error).splitlines()[0] if str(error) else type(error).__name__}")
         elapsed = time.perf_counter() - started
-        has_solution = len(results.solution) > 0
+        # CBC stopped early without an incumbent still returns a "solution" (status
+        # 'other', objective 1e50): only solutions that claim feasibility count.
+        claimed = results.solution[0].status if len(results.solution) else None
+        has_solution = claimed in USABLE_SOLUTIONS or (
+            claimed == LegacySS.stoppedByLimit and _finite(results.problem.upper_bound) is not None)
         if has_solution:
             self.model.solutions.load_from(results)
         tc = results.solver.termination_condition

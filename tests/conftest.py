@@ -1,0 +1,67 @@
+"""Shared fixtures: installed solvers, a CLI runner, and small instance files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pyomo_puzzles.core import solvers
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def solver_params() -> list:
+    """One pytest param per solver; a missing solver is skipped with the reason."""
+    params = []
+    for name in solvers.SOLVERS:
+        ok, detail = solvers.availability(name)
+        marks = [] if ok else [pytest.mark.skip(reason=f"{name} not installed: {detail}")]
+        params.append(pytest.param(name, marks=marks, id=name))
+    return params
+
+
+INSTALLED = solver_params()
+
+
+def run_cli(*args, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run `pyomo-puzzles ARGS` as a user would, in a fresh process."""
+    return subprocess.run([sys.executable, "-m", "pyomo_puzzles", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd or ROOT, env=env, timeout=600)
+
+
+@pytest.fixture
+def write_instance(tmp_path):
+    """Write a YAML instance file from text and return its path."""
+    def write(text: str, name: str = "instance.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+    return write
+
+
+L_TROMINO_BOX = """\
+puzzle: packing
+title: L-trominoes in a {a}x{b}x{c} box
+board:
+  size: [{a}, {b}, {c}]
+pieces:
+  - name: L
+    cells: [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
+    count: {n}
+"""
+
+# A 2x3 board cannot take a T-tetromino and a domino: the two cells the T leaves are apart.
+INFEASIBLE_BOARD = """\
+puzzle: packing
+title: T-tetromino and domino on 2x3 (no tiling)
+board:
+  size: [2, 3]
+pieces:
+  - name: T
+    cells: [[0, 0], [0, 1], [0, 2], [1, 1]]
+  - name: D
+    cells: [[0, 0], [0, 1]]
+"""

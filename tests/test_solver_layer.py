@@ -1,0 +1,81 @@
+"""Time limits, the hard kill, missing solvers and the run record on real solvers."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import INSTALLED, run_cli
+from pyomo_puzzles.core import instances, records, run
+
+# The 12 pentominoes on 6x10 take HiGHS several seconds: hard enough to hit a 1 s limit.
+PENTOMINOES_6X10 = """\
+puzzle: packing
+title: pentominoes 6x10
+board: {size: [6, 10]}
+pieces:
+  - {name: F, cells: [[0, 1], [0, 2], [1, 0], [1, 1], [2, 1]]}
+  - {name: I, cells: [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]]}
+  - {name: L, cells: [[0, 0], [1, 0], [2, 0], [3, 0], [3, 1]]}
+  - {name: N, cells: [[0, 1], [1, 1], [2, 0], [2, 1], [3, 0]]}
+  - {name: P, cells: [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0]]}
+  - {name: T, cells: [[0, 0], [0, 1], [0, 2], [1, 1], [2, 1]]}
+  - {name: U, cells: [[0, 0], [0, 2], [1, 0], [1, 1], [1, 2]]}
+  - {name: V, cells: [[0, 0], [1, 0], [2, 0], [2, 1], [2, 2]]}
+  - {name: W, cells: [[0, 0], [1, 0], [1, 1], [2, 1], [2, 2]]}
+  - {name: X, cells: [[0, 1], [1, 0], [1, 1], [1, 2], [2, 1]]}
+  - {name: Y, cells: [[0, 1], [1, 0], [1, 1], [2, 1], [3, 1]]}
+  - {name: Z, cells: [[0, 0], [0, 1], [1, 1], [2, 1], [2, 2]]}
+"""
+
+
+@pytest.fixture
+def pentominoes(write_instance):
+    return instances.load(write_instance(PENTOMINOES_6X10, "pentominoes.yaml"))
+
+
+def test_pentomino_data_derives_the_known_placement_count(pentominoes):
+    assert len(pentominoes.spec.placements) == 2056  # Knuth, "Dancing Links": 2,056 rows (flips allowed)
+
+
+@pytest.mark.parametrize("solver", INSTALLED)
+def test_time_limit_is_honoured(pentominoes, solver):
+    record = run.run(pentominoes, "placement", solver, time_limit=1.0, isolate=True)
+    if record.status == "optimal":  # a lucky solver may finish: then it must be a checked tiling
+        assert record.checked
+    else:
+        assert record.status == "time_limit", record.message
+    assert record.wall_time < 1.0 + run.GRACE_SECONDS
+
+
+def test_overrunning_run_is_killed_and_recorded(pentominoes, monkeypatch):
+    # GLPK's own limit has whole seconds only (--tmlim 1); a 0.3 s deadline without grace
+    # must kill it. HiGHS and CBC would stop themselves.
+    if "glpk" not in [p.values[0] for p in INSTALLED if not p.marks]:
+        pytest.skip("glpk not installed")
+    monkeypatch.setattr(run, "GRACE_SECONDS", 0.0)
+    record = run.run(pentominoes, "placement", "glpk", time_limit=0.3, isolate=True)
+    assert record.status == "time_limit" and record.killed
+    assert "killed" in record.message and record.wall_time < 2.0
+
+
+def test_missing_solver_is_a_clear_message(tmp_path):
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent))  # no /usr/bin: no cbc or glpsol
+    result = run_cli("solve", "packing/l_tromino_cube", "--solver", "cbc", env=env)
+    assert result.returncode == 2
+    assert "solver 'cbc' is not available" in result.stderr and "Traceback" not in result.stderr
+    listing = run_cli("list", env=env)
+    assert listing.returncode == 0 and "MISSING" in listing.stdout
+
+
+def test_atomic_write_leaves_only_the_file(tmp_path):
+    record = records.RunRecord(puzzle="packing", instance="x", formulation="placement", solver="highs")
+    target = tmp_path / "runs" / "r.json"
+    records.write_json_atomic(target, record.to_dict())
+    records.write_json_atomic(target, record.to_dict())
+    assert [p.name for p in target.parent.iterdir()] == ["r.json"]
+    assert records.RunRecord.from_dict(json.loads(target.read_text())) == record
