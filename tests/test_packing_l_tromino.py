@@ -129,9 +129,12 @@ def test_orbit_count_matches_brute_force_on_2x3x3(write_instance):
     size = (2, 3, 3)
     tilings = _brute_force_tilings(size)
     instance = instances.load(write_instance(L_TROMINO_BOX.format(a=2, b=3, c=3, n=6)))
-    orbits = enumeration.count_solutions(instance, "placement", "highs", up_to_symmetry=True)
-    assert orbits.complete and orbits.group_order == 16
-    assert (orbits.classes, orbits.solutions) == (_box_orbits(tilings, size), len(tilings))
+    expected = (_box_orbits(tilings, size), len(tilings))
+    for restrict in (True, False):  # with and without the anchor-cell restriction
+        orbits = enumeration.count_solutions(instance, "placement", "highs", up_to_symmetry=True,
+                                             restrict=restrict)
+        assert orbits.complete and orbits.group_order == 16
+        assert (orbits.classes, orbits.solutions) == expected
 
 
 def test_count_stops_at_limit(cube):

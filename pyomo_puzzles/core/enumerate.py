@@ -48,12 +48,13 @@ def _nogood(variables: list) -> pyo.Expression:
 def count_solutions(instance: Instance, formulation: str | None = None, solver: str = "highs",
                     up_to_symmetry: bool = False, time_limit: float | None = None,
                     threads: int | None = 1, limit: int | None = None,
-                    keep_solutions: bool = False,
+                    keep_solutions: bool = False, restrict: bool = True,
                     on_found: Callable[[int, int], None] | None = None) -> CountResult:
     """Enumerate solutions (or orbits) until none is left, `limit` is reached or time runs out.
 
     `time_limit` bounds the whole enumeration; `on_found(classes, solutions)` is called
-    after each new solution or orbit (for progress bars).
+    after each new solution or orbit (for progress bars). `restrict=False` skips the
+    formulation's symmetry restriction (every image is then cut off explicitly).
     """
     form = choose_formulation(instance, formulation)
     if form.solution_vars is None:
@@ -61,7 +62,7 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
                         "(its solutions are not identified by 0/1 variables); use another")
     started = time.perf_counter()
     model = build_model(instance, form)
-    if form.prepare_enumeration is not None:
+    if restrict and form.prepare_enumeration is not None:
         form.prepare_enumeration(instance.spec, model, up_to_symmetry)
     model.no_good_cuts = pyo.ConstraintList()
     session = solvers.SolverSession(solver, model, None, threads)

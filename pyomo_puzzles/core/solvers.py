@@ -106,6 +106,7 @@ class SolverSession:
         self.time_limit = time_limit
         self.threads = threads
         self._highs = None
+        self._highs_clock = 0.0  # HiGHS's run-time clock is cumulative over a session
 
     def solve(self) -> SolveOutcome:
         if self.name == "highs":
@@ -140,7 +141,9 @@ class SolverSession:
             status = "feasible"
         else:
             status = "error"
-        highs_time = _finite(getattr(result.timing_info, "highs_time", None))
+        highs_clock = _finite(getattr(result.timing_info, "highs_time", None))
+        highs_time = None if highs_clock is None else highs_clock - self._highs_clock
+        self._highs_clock = highs_clock or self._highs_clock
         nodes = _finite(getattr(result.extra_info, "mip_node_count", None))
         return SolveOutcome(
             status=status, has_solution=has_solution,
