@@ -79,3 +79,16 @@ def test_atomic_write_leaves_only_the_file(tmp_path):
     records.write_json_atomic(target, record.to_dict())
     assert [p.name for p in target.parent.iterdir()] == ["r.json"]
     assert records.RunRecord.from_dict(json.loads(target.read_text())) == record
+
+
+def test_crashing_run_still_leaves_a_record(write_instance, monkeypatch):
+    """A run whose process dies (here: exits hard while decoding) is recorded as an error."""
+    import dataclasses
+
+    instance = instances.load("packing/l_tromino_cube")
+    form = instance.family.formulations["placement"]
+    dying = dataclasses.replace(form, decode=lambda spec, model: os._exit(3))
+    monkeypatch.setitem(instance.family.formulations, "placement", dying)
+    record = run.run(instance, "placement", "highs", time_limit=30, isolate=True)
+    assert record.status == "error" and record.message == "run crashed (exit code 3)"
+    assert record.solution is None and not record.killed

@@ -101,7 +101,10 @@ def _run_isolated(instance: Instance, form: registry.Formulation, solver: str,
     sender.close()
     deadline = None if time_limit is None else time_limit + GRACE_SECONDS
     ready = receiver.poll(deadline)
-    payload = receiver.recv() if ready else None
+    try:
+        payload = receiver.recv() if ready else None
+    except EOFError:  # the child died without a word
+        payload = None
     if not ready:
         try:
             os.killpg(child.pid, signal.SIGKILL)
@@ -113,13 +116,11 @@ def _run_isolated(instance: Instance, form: registry.Formulation, solver: str,
     record = _new_record(instance, form, solver, time_limit, threads)
     record.wall_time = time.perf_counter() - started
     record.solver_version = solvers.availability(solver)[1]
-    if payload is None and not ready:
+    if not ready:
         record.status, record.killed = "time_limit", True
         record.message = f"run killed after {deadline:g} s (time limit {time_limit:g} s + grace)"
     elif payload is not None:
         record.message = payload["__error__"].splitlines()[0]
-        if payload["__error__"].startswith(("UserError", "DataError", "SolverUnavailable")):
-            raise UserError(record.message.split(": ", 1)[1])
     else:
         record.message = f"run crashed (exit code {child.exitcode})"
     return record
