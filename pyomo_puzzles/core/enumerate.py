@@ -1,7 +1,8 @@
 """Enumerate and count solutions with no-good cuts, optionally one per symmetry orbit.
 
-Plain counting cuts off each solution found (for 0/1 solutions with k ones:
-Σ_{v=1} v ≤ k - 1) and solves again until the model is infeasible. Counting up to
+Plain counting cuts off each solution found and solves again until the model is
+infeasible. A solution is given by k groups of 0/1 variables, each summing to one in it
+(a placed piece and its mark variants); the cut is Σ_groups Σ_{v ∈ group} v ≤ k - 1. Counting up to
 symmetry cuts off every symmetric image of each solution found, so each solve yields a
 new orbit; the total number of solutions is the sum of the orbit sizes (the number of
 distinct images). A formulation may first restrict the model to a region that still
@@ -35,14 +36,20 @@ class CountResult:
     solves: int
     cuts: int
     elapsed: float
+    solutions_with_variants: int = 0
     group_order: int | None = None
     orbit_sizes: list[int] = field(default_factory=list)
     representatives: list[dict] = field(default_factory=list)
     message: str = ""
 
 
-def _nogood(variables: list) -> pyo.Expression:
-    return sum(variables) <= len(variables) - 1
+def _nogood(groups: list[list]) -> pyo.Expression:
+    return sum(v for group in groups for v in group) <= len(groups) - 1
+
+
+def _excluded(groups: list[list]) -> bool:
+    """True if the restriction already fixed every variable of some group to zero."""
+    return any(all(v.fixed and v.value == 0 for v in group) for group in groups)
 
 
 def count_solutions(instance: Instance, formulation: str | None = None, solver: str = "highs",
@@ -94,13 +101,14 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
         if up_to_symmetry:
             result.group_order = len(images)
         for image in distinct.values():
-            variables = form.solution_vars(instance.spec, model, image)
-            if any(v.fixed and v.value == 0 for v in variables):
-                continue  # already excluded by the restriction
-            model.no_good_cuts.add(_nogood(variables))
+            groups = form.solution_vars(instance.spec, model, image)
+            if _excluded(groups):
+                continue
+            model.no_good_cuts.add(_nogood(groups))
             result.cuts += 1
         found += 1
         result.solutions += len(distinct)
+        result.solutions_with_variants += len(distinct) * family.variants(instance.spec, solution)
         if up_to_symmetry:
             result.classes += 1
             result.orbit_sizes.append(len(distinct))

@@ -28,7 +28,8 @@ class Formulation:
     build_model:  returns the formulation's `pyo.AbstractModel`.
     model_data:   the Pyomo data dictionary (``{None: {...}}``) for a loaded instance.
     decode:       reads a solved concrete model and returns a `Solution`.
-    solution_vars: the binary variables equal to one in a given solution, used for
+    solution_vars: for a given solution, groups of binary variables: each group sums to
+                  one in that solution (e.g. the variants of one placed piece). Used for
                   no-good cuts; None if the formulation cannot enumerate.
     applies_to:   None if the formulation can model the instance, else the reason.
     """
@@ -38,7 +39,7 @@ class Formulation:
     build_model: Callable[[], pyo.AbstractModel]
     model_data: Callable[[Any], dict]
     decode: Callable[[Any, pyo.ConcreteModel], Solution]
-    solution_vars: Callable[[Any, pyo.ConcreteModel, Solution], list] | None = None
+    solution_vars: Callable[[Any, pyo.ConcreteModel, Solution], list[list]] | None = None
     applies_to: Callable[[Any], str | None] = lambda spec: None
     prepare_enumeration: Callable[[Any, pyo.ConcreteModel, bool], None] | None = None
     """Optional: restrict the model before enumeration (``up_to_symmetry`` given), e.g. by
@@ -61,6 +62,9 @@ class Family:
     draw: Callable[[Any, Solution, Path], None]
     instances_dir: Path
     describe: Callable[[Any], str] = field(default=lambda spec: "")
+    variants: Callable[[Any, Solution], int] = field(default=lambda spec, solution: 1)
+    """How many solutions a found solution stands for when variants that enumeration
+    identifies (packing: where a symmetric piece's rings fall) are counted apart."""
 
 
 _FAMILIES: dict[str, Family] = {}

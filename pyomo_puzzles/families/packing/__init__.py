@@ -42,6 +42,7 @@ FAMILY = register(Family(
     solution_key=orbits.solution_key,
     symmetry_images=orbits.symmetry_images,
     draw=picture.draw,
+    variants=orbits.variants,
     instances_dir=Path(__file__).parent / "instances",
     describe=lambda s: f"board {'x'.join(map(str, s.size))}, {sum(p.count for p in s.pieces)} pieces, "
                        f"{len(s.placements)} placements, symmetry group of order {len(s.symmetries)}",

@@ -1,8 +1,8 @@
 """Independent checker for packing solutions: plain Python, no model, no solver.
 
-It deliberately does not reuse the loader's orientation code: congruence is tested here
-by its own brute force over signed axis permutations, so a bug in the placement
-generator cannot hide itself.
+It deliberately does not reuse the loader's orientation code: congruence (cells and
+marks together) is tested here by its own brute force over signed axis permutations, so
+a bug in the placement generator cannot hide itself.
 """
 
 from __future__ import annotations
@@ -13,24 +13,61 @@ from collections import Counter
 from pyomo_puzzles.families.packing.spec import PackingSpec
 
 
-def _shape(cells) -> frozenset:
+def _normal_form(cells, marks: dict) -> tuple:
     low = [min(c[i] for c in cells) for i in range(len(cells[0]))]
-    return frozenset(tuple(v - m for v, m in zip(c, low)) for c in cells)
+
+    def shift(c):
+        return tuple(v - m for v, m in zip(c, low))
+
+    return (frozenset(shift(c) for c in cells),
+            frozenset((name, frozenset(shift(c) for c in marked)) for name, marked in marks.items() if marked))
 
 
-def _congruent(cells, reference, mirror_allowed: bool) -> bool:
-    dim = len(reference[0])
-    target = _shape([tuple(c) for c in reference])
+def _congruent(cells, marks: dict, reference_cells, reference_marks: dict, mirror_allowed: bool) -> bool:
+    dim = len(reference_cells[0])
+    target = _normal_form([tuple(c) for c in reference_cells],
+                          {k: [tuple(c) for c in v] for k, v in reference_marks.items()})
     for perm in itertools.permutations(range(dim)):
         for signs in itertools.product((1, -1), repeat=dim):
             parity = sum(1 for i, j in itertools.combinations(range(dim), 2) if perm[i] > perm[j])
-            proper = (parity + signs.count(-1)) % 2 == 0
-            if not proper and not mirror_allowed:
+            if (parity + signs.count(-1)) % 2 and not mirror_allowed:
                 continue
-            image = [tuple(s * c[p] for p, s in zip(perm, signs)) for c in cells]
-            if _shape(image) == target:
+
+            def turn(c):
+                return tuple(s * c[p] for p, s in zip(perm, signs))
+
+            if _normal_form([turn(c) for c in cells], {k: [turn(c) for c in v] for k, v in marks.items()}) == target:
                 return True
     return False
+
+
+def _unreadable(spec: PackingSpec, i: int, entry) -> str | None:
+    """Why an entry cannot be checked further, or None."""
+    if not isinstance(entry, dict) or entry.get("piece") not in {p.name for p in spec.pieces}:
+        return f"pieces[{i}]: unknown piece {entry.get('piece') if isinstance(entry, dict) else entry!r}"
+    cells = entry.get("cells")
+    if not isinstance(cells, list) or not all(isinstance(c, list) and len(c) == spec.dim for c in cells):
+        return f"pieces[{i}]: cells must be a list of {spec.dim}-coordinate cells"
+    return None
+
+
+def _entry_errors(spec: PackingSpec, i: int, entry: dict, board: set) -> list[str]:
+    shapes = {p.name: p for p in spec.pieces}
+    name, cells, marks = entry["piece"], entry["cells"], entry.get("marks", {})
+    errors = []
+    cells = [tuple(c) for c in cells]
+    marks = {k: [tuple(c) for c in v] for k, v in (marks or {}).items()}
+    off = [c for c in cells if c not in board]
+    if off:
+        errors.append(f"pieces[{i}] ({name}): cell {list(off[0])} is not a free cell of the board")
+    piece = shapes[name]
+    if any(c not in cells for v in marks.values() for c in v):
+        errors.append(f"pieces[{i}] ({name}): a marked cell is not one of its cells")
+    elif len(set(cells)) != len(cells) or not _congruent(
+            cells, marks, piece.shape.cells, {k: list(v) for k, v in piece.shape.marks}, piece.flippable):
+        errors.append(f"pieces[{i}] ({name}): cells {[list(c) for c in cells]} (with marks {marks}) "
+                      "are not the piece's shape")
+    return errors
 
 
 def check(spec: PackingSpec, solution: dict) -> list[str]:
@@ -39,32 +76,48 @@ def check(spec: PackingSpec, solution: dict) -> list[str]:
         return ["solution must be a mapping with a list 'pieces'"]
     errors: list[str] = []
     board = set(spec.cells)
-    shapes = {p.name: p for p in spec.pieces}
+    owner: dict = {}
     covered: Counter = Counter()
     used: Counter = Counter()
     for i, entry in enumerate(solution["pieces"]):
-        name, cells = entry.get("piece"), entry.get("cells")
-        if name not in shapes:
-            errors.append(f"pieces[{i}]: unknown piece {name!r}")
+        problem = _unreadable(spec, i, entry)
+        if problem:
+            errors.append(problem)
             continue
-        if not isinstance(cells, list) or not all(isinstance(c, list) and len(c) == spec.dim for c in cells):
-            errors.append(f"pieces[{i}]: cells must be a list of {spec.dim}-coordinate cells")
-            continue
-        cells = [tuple(c) for c in cells]
-        used[name] += 1
-        off = [c for c in cells if c not in board]
-        if off:
-            errors.append(f"pieces[{i}] ({name}): cell {list(off[0])} is not a free cell of the board")
-        if len(set(cells)) != len(cells) or not _congruent(cells, shapes[name].cells, spec.allow_reflections):
-            errors.append(f"pieces[{i}] ({name}): cells {[list(c) for c in cells]} are not the piece's shape")
-        covered.update(cells)
-    for name, piece in shapes.items():
-        if used[name] != piece.count:
-            errors.append(f"piece {name} used {used[name]} times, the instance has {piece.count}")
+        errors += _entry_errors(spec, i, entry, board)
+        used[entry["piece"]] += 1
+        for c in entry["cells"]:
+            covered[tuple(c)] += 1
+            owner[tuple(c)] = entry
+    for piece in spec.pieces:
+        if used[piece.name] != piece.count:
+            errors.append(f"piece {piece.name} used {used[piece.name]} times, the instance has {piece.count}")
     twice = sorted(c for c, n in covered.items() if n > 1)
     if twice:
         errors.append(f"cell {list(twice[0])} is covered {covered[twice[0]]} times")
     missing = sorted(board - set(covered))
     if missing:
         errors.append(f"cell {list(missing[0])} is not covered ({len(missing)} uncovered)")
+    colours = {p.name: p.colour for p in spec.pieces}
+    for req in spec.requirements:
+        entry = owner.get(req.cell)
+        if entry is None:
+            continue
+        if req.colour is not None and colours.get(entry["piece"]) != req.colour:
+            errors.append(f"{req.source}: cell {list(req.cell)} needs colour {req.colour}, "
+                          f"has {colours.get(entry['piece'])} ({entry['piece']})")
+        if req.mark is not None and list(req.cell) not in [list(c) for c in entry.get("marks", {}).get(req.mark, [])]:
+            errors.append(f"{req.source}: cell {list(req.cell)} needs a {req.mark} of {entry['piece']}")
+    for fixed in spec.fixed:
+        if not any(_is_placed_as(e, fixed) for e in solution["pieces"] if isinstance(e, dict)):
+            errors.append(f"{fixed.source}: piece {fixed.piece} is not where it was pre-placed")
     return errors
+
+
+def _is_placed_as(entry: dict, fixed) -> bool:
+    if entry.get("piece") != fixed.piece or sorted(map(tuple, entry.get("cells", []))) != list(fixed.cells):
+        return False
+    if fixed.marks is None:
+        return True
+    given = {name: sorted(map(tuple, cells)) for name, cells in entry.get("marks", {}).items() if cells}
+    return given == {name: list(cells) for name, cells in fixed.marks}

@@ -98,8 +98,10 @@ def is_l_tromino(cells) -> bool:
 def applies_to(spec: PackingSpec) -> str | None:
     if spec.dim != 3 or spec.holes:
         return "the published model is for a full 3D box"
-    if len(spec.pieces) != 1 or not is_l_tromino(spec.pieces[0].cells):
+    if len(spec.pieces) != 1 or not is_l_tromino(spec.pieces[0].shape.cells):
         return "the published model is for one type of L-tromino piece only"
+    if spec.requirements or spec.fixed or spec.has_marks:
+        return "the published model has no pegs, clues, marks or pre-placed pieces"
     return None
 
 

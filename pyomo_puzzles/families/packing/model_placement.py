@@ -1,21 +1,31 @@
 """Exact cover over placements: the standard integer program for polyomino packing.
 
-Formulation (Garey and Johnson's exact cover, as an integer program; e.g. Knuth,
-"Dancing Links", 2000, for the cover matrix of polyomino puzzles):
+Formulation (exact cover as an integer program; the cover matrix of polyomino puzzles as
+in Knuth, "Dancing Links", 2000), with the side constraints of IQ Twist and Cube Puzzler:
 
 Sets
     C         board cells;  T  piece types;  P  placements (a piece type in one
-              orientation at one position, derived from the piece's cells)
+              orientation, marks (rings) included, at one position; derived from the
+              piece's cells)
     P_c ⊆ P   placements that cover cell c;  P_t ⊆ P  placements of piece type t
+    R         requirements: pegs (a peg of colour k at cell c needs a ring of a piece of
+              colour k there) and face clues (cell c shows colour k)
+    P_r ⊆ P   placements that meet requirement r (cover its cell with the right colour/mark)
+    F         pre-placed pieces;  P_f ⊆ P  placements that put piece f where it is given
 Parameters
     n_t       number of copies of piece type t
 Variables
     x_p ∈ {0, 1}     placement p is used
 Constraints
-    Σ_{p ∈ P_c} x_p = 1     for every cell c      (each cell covered exactly once)
-    Σ_{p ∈ P_t} x_p = n_t   for every type t      (each piece used as often as it exists)
+    Σ_{p ∈ P_c} x_p = 1     for every cell c          (each cell covered exactly once)
+    Σ_{p ∈ P_t} x_p = n_t   for every type t          (each piece used as often as it exists)
+    Σ_{p ∈ P_r} x_p = 1     for every requirement r   (pegs under matching rings, clues met)
+    Σ_{p ∈ P_f} x_p = 1     for every pre-placed f    (pre-placed pieces stay)
 Objective
     none: a feasibility problem (constant objective 0).
+
+Placements that would break a requirement on one of their own cells are not generated
+(the requirement rows would fix them to zero anyway); this is the data, not the model.
 """
 
 from __future__ import annotations
@@ -30,8 +40,12 @@ def build_model() -> pyo.AbstractModel:
     model.CELLS = pyo.Set(dimen=None, doc="board cells")
     model.PIECE_TYPES = pyo.Set(doc="piece types")
     model.PLACEMENTS = pyo.Set(doc="placements of a piece type in one orientation and position")
+    model.REQUIREMENTS = pyo.Set(doc="pegs and face clues")
+    model.PRE_PLACED = pyo.Set(doc="pre-placed pieces")
     model.PLACEMENTS_COVERING = pyo.Set(model.CELLS, within=model.PLACEMENTS)
     model.PLACEMENTS_OF = pyo.Set(model.PIECE_TYPES, within=model.PLACEMENTS)
+    model.PLACEMENTS_MEETING = pyo.Set(model.REQUIREMENTS, within=model.PLACEMENTS)
+    model.PLACEMENTS_AS_GIVEN = pyo.Set(model.PRE_PLACED, within=model.PLACEMENTS)
     model.COPIES = pyo.Param(model.PIECE_TYPES, domain=pyo.PositiveIntegers)
 
     model.x = pyo.Var(model.PLACEMENTS, domain=pyo.Binary, doc="placement is used")
@@ -44,8 +58,25 @@ def build_model() -> pyo.AbstractModel:
     def each_piece_used_as_often_as_it_exists(m, t):
         return sum(m.x[p] for p in m.PLACEMENTS_OF[t]) == m.COPIES[t]
 
+    @model.Constraint(model.REQUIREMENTS)
+    def each_peg_and_clue_met(m, r):
+        return sum(m.x[p] for p in m.PLACEMENTS_MEETING[r]) == 1
+
+    @model.Constraint(model.PRE_PLACED)
+    def pre_placed_pieces_stay(m, f):
+        return sum(m.x[p] for p in m.PLACEMENTS_AS_GIVEN[f]) == 1
+
     model.feasibility = pyo.Objective(expr=0, sense=pyo.minimize)
     return model
+
+
+def _meets(spec: PackingSpec, placement, requirement) -> bool:
+    if requirement.cell not in placement.cells:
+        return False
+    piece = spec.piece(placement.piece)
+    if requirement.colour is not None and piece.colour != requirement.colour:
+        return False
+    return requirement.mark is None or requirement.cell in dict(placement.marks).get(requirement.mark, ())
 
 
 def model_data(spec: PackingSpec) -> dict:
@@ -55,28 +86,47 @@ def model_data(spec: PackingSpec) -> dict:
         of_type[placement.piece].append(placement.index)
         for cell in placement.cells:
             covering[cell].append(placement.index)
+    meeting = {r: [p for p in covering[req.cell] if _meets(spec, spec.placements[p], req)]
+               for r, req in enumerate(spec.requirements)}
+    as_given = {f: [p.index for p in spec.variants_of(fixed.piece, fixed.cells)
+                    if fixed.marks is None or p.marks == fixed.marks]
+                for f, fixed in enumerate(spec.fixed)}
     return {None: {
         "CELLS": {None: list(spec.cells)},
         "PIECE_TYPES": {None: [piece.name for piece in spec.pieces]},
         "PLACEMENTS": {None: [p.index for p in spec.placements]},
+        "REQUIREMENTS": {None: list(meeting)},
+        "PRE_PLACED": {None: list(as_given)},
         "PLACEMENTS_COVERING": covering,
         "PLACEMENTS_OF": of_type,
+        "PLACEMENTS_MEETING": meeting,
+        "PLACEMENTS_AS_GIVEN": as_given,
         "COPIES": {piece.name: piece.count for piece in spec.pieces},
     }}
 
 
+def placement_entry(placement) -> dict:
+    """A placement in the solution format: piece, cells and (if any) marks."""
+    entry = {"piece": placement.piece, "cells": [list(c) for c in placement.cells]}
+    if placement.marks:
+        entry["marks"] = {name: [list(c) for c in cells] for name, cells in placement.marks}
+    return entry
+
+
 def decode(spec: PackingSpec, model: pyo.ConcreteModel) -> dict:
     used = [p for p in model.PLACEMENTS if (model.x[p].value or 0) > 0.5]
-    return {"pieces": [{"piece": spec.placements[p].piece,
-                        "cells": [list(c) for c in spec.placements[p].cells]} for p in used]}
+    return {"pieces": [placement_entry(spec.placements[p]) for p in used]}
 
 
-def solution_vars(spec: PackingSpec, model: pyo.ConcreteModel, solution: dict) -> list:
-    """The placement variables that are one in `solution` (for no-good cuts)."""
-    out = []
+def solution_vars(spec: PackingSpec, model: pyo.ConcreteModel, solution: dict) -> list[list]:
+    """For each piece of `solution`, the variables of all variants of its outline.
+
+    A no-good cut over these groups cuts off the outline, whatever the marks.
+    """
+    groups = []
     for entry in solution["pieces"]:
-        placement = spec.placement_of(entry["piece"], entry["cells"])
-        if placement is None:
+        variants = spec.variants_of(entry["piece"], entry["cells"])
+        if not variants:
             raise ValueError(f"{entry} is not a placement of this instance")
-        out.append(model.x[placement.index])
-    return out
+        groups.append([model.x[p.index] for p in variants])
+    return groups

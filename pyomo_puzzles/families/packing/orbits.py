@@ -1,16 +1,27 @@
-"""Symmetric images of packing solutions and the restriction used to count orbits."""
+"""Symmetric images of packing solutions, and the restriction used to count orbits."""
 
 from __future__ import annotations
 
+import math
+
 import pyomo.environ as pyo
 
-from pyomo_puzzles.families.packing.spec import PackingSpec
+from pyomo_puzzles.families.packing.spec import PackingSpec, Symmetry
 
 
-def image(spec: PackingSpec, g, solution: dict) -> dict:
-    return {"pieces": [{"piece": e["piece"],
-                        "cells": sorted(list(g.apply_in_box(tuple(c), spec.size)) for c in e["cells"])}
-                       for e in solution["pieces"]]}
+def _map_cells(spec: PackingSpec, g: Symmetry, cells) -> list[list[int]]:
+    return sorted(list(g.axis_map.apply_in_box(tuple(c), spec.size)) for c in cells)
+
+
+def image(spec: PackingSpec, g: Symmetry, solution: dict) -> dict:
+    """The solution moved by `g`: cells and marks mapped, mirror-image pieces renamed."""
+    pieces = []
+    for entry in solution["pieces"]:
+        moved = {"piece": g.rename(entry["piece"]), "cells": _map_cells(spec, g, entry["cells"])}
+        if entry.get("marks"):
+            moved["marks"] = {name: _map_cells(spec, g, cells) for name, cells in entry["marks"].items()}
+        pieces.append(moved)
+    return {"pieces": pieces}
 
 
 def symmetry_images(spec: PackingSpec, solution: dict) -> list[dict]:
@@ -19,39 +30,53 @@ def symmetry_images(spec: PackingSpec, solution: dict) -> list[dict]:
 
 
 def solution_key(solution: dict):
-    """Identifies a solution regardless of the order of its pieces and cells."""
+    """Identifies a covering (its outlines) regardless of piece order, cell order and marks."""
     return tuple(sorted((e["piece"], tuple(sorted(tuple(c) for c in e["cells"])))
                         for e in solution["pieces"]))
 
 
-def anchor_cell(spec: PackingSpec):
-    """The board cell whose stabiliser in the symmetry group is largest (first such cell)."""
-    def stabiliser_order(cell):
-        return sum(1 for g in spec.symmetries if g.apply_in_box(cell, spec.size) == cell)
-    return max(spec.cells, key=lambda cell: (stabiliser_order(cell), [-v for v in cell]))
+def variants(spec: PackingSpec, solution: dict) -> int:
+    """Solutions this covering stands for when mark (ring) variants are counted apart."""
+    return math.prod(len(spec.variants_of(e["piece"], e["cells"])) for e in solution["pieces"])
 
 
-def non_canonical_anchor_placements(spec: PackingSpec) -> list[int]:
-    """Placements on the anchor cell that are not the first of their orbit under its stabiliser.
+def _outline_image(spec: PackingSpec, g: Symmetry, outline) -> tuple:
+    piece, cells = outline
+    return g.rename(piece), tuple(sorted(g.axis_map.apply_in_box(c, spec.size) for c in cells))
 
-    Every solution has a symmetric image whose anchor placement is canonical (map its
-    anchor placement onto the first of its orbit), so forbidding the others keeps at
-    least one member of every orbit of solutions.
+
+def _non_canonical(spec: PackingSpec, outlines, subgroup) -> set:
+    """Outlines that are not the least of their orbit under `subgroup`."""
+    return {o for o in outlines if min(_outline_image(spec, g, o) for g in subgroup) != o}
+
+
+def anchor_restriction(spec: PackingSpec) -> tuple[str, list[int]]:
+    """The strongest anchor and the placements it forbids.
+
+    An anchor is a cell c (its stabiliser G_c acts on the outlines covering c) or a piece
+    type t with one copy (the symmetries G_t that keep t act on its outlines). Every
+    solution has a symmetric image whose anchor outline is the least of its orbit (map
+    the anchor outline onto that least one), so forbidding every other outline on the
+    anchor keeps at least one member of every orbit of solutions.
     """
-    anchor = anchor_cell(spec)
-    stabiliser = [g for g in spec.symmetries if g.apply_in_box(anchor, spec.size) == anchor]
-    forbidden = []
-    for placement in spec.placements:
-        if anchor not in placement.cells:
+    outlines = list(spec.outline_index)
+    best: tuple[str, set] = ("none", set())
+    for cell in spec.cells:
+        subgroup = [g for g in spec.symmetries if g.axis_map.apply_in_box(cell, spec.size) == cell]
+        forbidden = _non_canonical(spec, [o for o in outlines if cell in o[1]], subgroup)
+        if len(forbidden) > len(best[1]):
+            best = (f"cell {list(cell)}", forbidden)
+    for piece in spec.pieces:
+        if piece.count != 1:
             continue
-        orbit = {spec.placement_of(placement.piece, [g.apply_in_box(c, spec.size) for c in placement.cells]).index
-                 for g in stabiliser}
-        if placement.index != min(orbit):
-            forbidden.append(placement.index)
-    return forbidden
+        subgroup = [g for g in spec.symmetries if g.rename(piece.name) == piece.name]
+        forbidden = _non_canonical(spec, [o for o in outlines if o[0] == piece.name], subgroup)
+        if len(forbidden) > len(best[1]):
+            best = (f"piece {piece.name}", forbidden)
+    return best[0], sorted(p for o in best[1] for p in spec.outline_index[o])
 
 
 def prepare_enumeration(spec: PackingSpec, model: pyo.ConcreteModel, up_to_symmetry: bool) -> None:
     if up_to_symmetry:
-        for index in non_canonical_anchor_placements(spec):
+        for index in anchor_restriction(spec)[1]:
             model.x[index].fix(0)
