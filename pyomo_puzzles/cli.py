@@ -80,16 +80,19 @@ def cmd_count(args: argparse.Namespace) -> int:
         result = enumeration.count_solutions(
             instance, args.formulation, args.solver, up_to_symmetry=args.up_to_symmetry,
             time_limit=args.time_limit, threads=args.threads, limit=args.limit,
-            keep_solutions=bool(args.output),
+            keep_solutions=bool(args.output), split=args.split,
             on_found=lambda classes, total: (bar.update(1), bar.set_postfix(total=total)),
         )
     state = "complete" if result.complete else f"INCOMPLETE ({result.message or 'limit reached'})"
+    variants = ""
+    if result.solutions_with_variants != result.solutions:
+        variants = f" ({result.solutions_with_variants} counting variants apart)"
     if args.up_to_symmetry:
         print(f"{instance.name}: {result.classes} solutions up to symmetry (group of order "
-              f"{result.group_order}), {result.solutions} in all; {state}; "
+              f"{result.group_order}), {result.solutions} in all{variants}; {state}; "
               f"{result.solves} solves, {result.cuts} cuts, {result.elapsed:.2f} s")
     else:
-        print(f"{instance.name}: {result.solutions} solutions; {state}; "
+        print(f"{instance.name}: {result.solutions} solutions{variants}; {state}; "
               f"{result.solves} solves, {result.elapsed:.2f} s")
     if args.output:
         records.write_json_atomic(args.output, vars(result))
@@ -173,6 +176,8 @@ def parser() -> argparse.ArgumentParser:
     count.add_argument("--up-to-symmetry", action="store_true",
                        help="one solution per orbit of the instance's symmetry group")
     count.add_argument("--limit", type=int, help="stop after this many solutions (or classes)")
+    count.add_argument("--split", type=int, default=None,
+                       help="split the search on this many partitions (default: automatic; 0: none)")
     count.add_argument("--output", "-o", help="write the count and representatives (JSON) here")
     count.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     count.set_defaults(func=cmd_count)

@@ -2,19 +2,27 @@
 
 Plain counting cuts off each solution found and solves again until the model is
 infeasible. A solution is given by k groups of 0/1 variables, each summing to one in it
-(a placed piece and its mark variants); the cut is Σ_groups Σ_{v ∈ group} v ≤ k - 1. Counting up to
-symmetry cuts off every symmetric image of each solution found, so each solve yields a
-new orbit; the total number of solutions is the sum of the orbit sizes (the number of
-distinct images). A formulation may first restrict the model to a region that still
-meets every orbit (packing fixes non-canonical placements on one cell), which keeps the
-number of cuts and the final infeasibility proof small.
+(a placed piece and its mark variants); the cut is Σ_groups Σ_{v ∈ group} v ≤ k - 1.
+
+Counting up to symmetry cuts off every symmetric image of each solution found, so each
+solve yields a new orbit; the total number of solutions is the sum of the orbit sizes (the
+number of distinct images). A formulation may first restrict the model to a region that
+still meets every orbit (packing fixes the non-canonical placements on one anchor), which
+keeps the number of cuts small.
+
+Splitting: when the formulation names partitions (groups of variables of which exactly one
+is one in every solution, e.g. the placements covering a cell), the search space is split
+into disjoint parts by fixing the variable chosen in the smallest partitions, and each part
+is enumerated on its own. Each part is a much smaller problem (presolve removes the fixed
+columns and every cut that mentions them), so solves stay fast as cuts pile up.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 import pyomo.environ as pyo
 
@@ -30,13 +38,14 @@ class CountResult:
     formulation: str
     solver: str
     up_to_symmetry: bool
-    complete: bool
-    solutions: int
-    classes: int | None
-    solves: int
-    cuts: int
-    elapsed: float
+    complete: bool = False
+    solutions: int = 0
+    classes: int | None = None
+    solves: int = 0
+    cuts: int = 0
+    elapsed: float = 0.0
     solutions_with_variants: int = 0
+    parts: int = 1
     group_order: int | None = None
     orbit_sizes: list[int] = field(default_factory=list)
     representatives: list[dict] = field(default_factory=list)
@@ -47,21 +56,97 @@ def _nogood(groups: list[list]) -> pyo.Expression:
     return sum(v for group in groups for v in group) <= len(groups) - 1
 
 
-def _excluded(groups: list[list]) -> bool:
-    """True if the restriction already fixed every variable of some group to zero."""
-    return any(all(v.fixed and v.value == 0 for v in group) for group in groups)
+def _excluded(groups: list[list], restricted: set[int]) -> bool:
+    """True if the restriction fixed every variable of some group to zero."""
+    return any(all(id(v) in restricted for v in group) for group in groups)
+
+
+def _parts(partitions: list[list], depth: int) -> Iterator[list]:
+    """Disjoint parts of the search space: lists of variables to fix to one.
+
+    Splits on the `depth` smallest partitions, skipping variables already fixed to zero.
+    Parts whose chosen variables cannot hold together are left to the solver to refute.
+    """
+    if depth <= 0 or not partitions:
+        yield []
+        return
+    chosen = sorted(partitions, key=lambda group: sum(not v.fixed for v in group))[:depth]
+    options = [[v for v in group if not v.fixed] for group in chosen]
+    for combination in itertools.product(*options):
+        if _consistent(combination, chosen):
+            yield list({id(v): v for v in combination}.values())
+
+
+def _consistent(combination, chosen) -> bool:
+    """A variable chosen in one partition that also lies in another chosen partition
+    must be the one chosen there too (otherwise that partition would have two ones)."""
+    for i, v in enumerate(combination):
+        for j, group in enumerate(chosen):
+            if i != j and any(v is u for u in group) and combination[j] is not v:
+                return False
+    return True
+
+
+MAX_PARTS = 1000
+
+
+def automatic_split(partitions: list[list]) -> int:
+    """The largest split depth whose number of parts (before pruning) stays <= MAX_PARTS."""
+    sizes = sorted(sum(not v.fixed for v in group) for group in partitions)
+    depth, parts = 0, 1
+    while depth < len(sizes) and parts * max(sizes[depth], 1) <= MAX_PARTS:
+        parts *= max(sizes[depth], 1)
+        depth += 1
+    return depth
+
+
+class _Fixing:
+    """Bound the chosen variables to one and the rest of their partitions to zero; undo.
+
+    Bounds, not `fix()`: a persistent solver interface substitutes fixed variables, and a
+    part that is infeasible by its fixings alone then becomes a row without variables
+    that HiGHS rejects as an error instead of proving infeasibility."""
+
+    def __init__(self, partitions: list[list]) -> None:
+        self.member_of = {}
+        for group in partitions:
+            for v in group:
+                self.member_of.setdefault(id(v), []).append(group)
+        self.changed: list = []
+
+    def apply(self, chosen: list) -> bool:
+        """Bound the variables; False (and nothing changed) if the choice contradicts itself."""
+        ones = {id(v) for v in chosen}
+        zeros = {id(u) for v in chosen for group in self.member_of[id(v)] for u in group if u is not v}
+        if ones & zeros:
+            return False
+        for v in chosen:
+            for group in self.member_of[id(v)]:
+                for u in group:
+                    if not u.fixed:
+                        self.changed.append((u, u.lb, u.ub))
+                        u.setlb(1) if u is v else u.setub(0)
+        return True
+
+    def undo(self) -> None:
+        for u, lb, ub in reversed(self.changed):
+            u.setlb(lb)
+            u.setub(ub)
+        self.changed = []
 
 
 def count_solutions(instance: Instance, formulation: str | None = None, solver: str = "highs",
                     up_to_symmetry: bool = False, time_limit: float | None = None,
                     threads: int | None = 1, limit: int | None = None,
-                    keep_solutions: bool = False, restrict: bool = True,
+                    keep_solutions: bool = False, restrict: bool = True, split: int | None = None,
                     on_found: Callable[[int, int], None] | None = None) -> CountResult:
     """Enumerate solutions (or orbits) until none is left, `limit` is reached or time runs out.
 
-    `time_limit` bounds the whole enumeration; `on_found(classes, solutions)` is called
-    after each new solution or orbit (for progress bars). `restrict=False` skips the
-    formulation's symmetry restriction (every image is then cut off explicitly).
+    `time_limit` bounds the whole enumeration; `on_found(found, solutions)` is called after
+    each new solution or orbit (for progress bars). `restrict=False` skips the
+    formulation's symmetry restriction (every image is then cut off explicitly). `split`
+    is the number of partitions to split the search on (0: none; None: as many as keep
+    the number of parts at most `MAX_PARTS`).
     """
     form = choose_formulation(instance, formulation)
     if form.solution_vars is None:
@@ -72,26 +157,53 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
     if restrict and form.prepare_enumeration is not None:
         form.prepare_enumeration(instance.spec, model, up_to_symmetry)
     model.no_good_cuts = pyo.ConstraintList()
-    session = solvers.SolverSession(solver, model, None, threads)
+    restricted = {id(v) for v in model.component_data_objects(pyo.Var) if v.fixed and v.value == 0}
+    partitions = form.partitions(instance.spec, model) if split != 0 and form.partitions else []
+    if split is None:
+        split = automatic_split(partitions)
+    session = solvers.SolverSession(solver, model, None, threads, persistent=True)
+    result = CountResult(instance.name, form.name, solver, up_to_symmetry,
+                         classes=0 if up_to_symmetry else None)
+    fixing = _Fixing(partitions)
+    result.parts = 0
+    finished = True
+    for chosen in _parts(partitions, split):
+        if not fixing.apply(chosen):
+            continue  # two chosen variables exclude each other: an empty part
+        result.parts += 1
+        finished = _enumerate_part(instance, form, model, session, result, started, time_limit,
+                                   limit, keep_solutions, up_to_symmetry, restricted, on_found)
+        fixing.undo()
+        if not finished:
+            break
+    result.complete = finished
+    result.elapsed = time.perf_counter() - started
+    return result
+
+
+def _enumerate_part(instance, form, model, session, result: CountResult, started: float,
+                    time_limit: float | None, limit: int | None, keep_solutions: bool,
+                    up_to_symmetry: bool, restricted: set[int], on_found) -> bool:
+    """Enumerate one part; False if stopped early (limit, time, solver trouble)."""
     family = instance.family
-    result = CountResult(instance.name, form.name, solver, up_to_symmetry, False, 0,
-                         0 if up_to_symmetry else None, 0, 0, 0.0)
-    found = 0
-    while limit is None or found < limit:
+    while True:
+        found = result.classes if up_to_symmetry else result.solutions
+        if limit is not None and found >= limit:
+            result.message = "limit reached"
+            return False
         if time_limit is not None:
             left = time_limit - (time.perf_counter() - started)
             if left <= 0:
                 result.message = "time limit reached"
-                break
+                return False
             session.time_limit = left
         outcome = session.solve()
         result.solves += 1
         if outcome.status == "infeasible":
-            result.complete = True
-            break
+            return True
         if not outcome.has_solution:
             result.message = f"solver stopped: {outcome.status} {outcome.message}".strip()
-            break
+            return False
         solution = form.decode(instance.spec, model)
         errors = check_solution(instance, solution)
         if errors:
@@ -102,11 +214,10 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
             result.group_order = len(images)
         for image in distinct.values():
             groups = form.solution_vars(instance.spec, model, image)
-            if _excluded(groups):
+            if _excluded(groups, restricted):
                 continue
             model.no_good_cuts.add(_nogood(groups))
             result.cuts += 1
-        found += 1
         result.solutions += len(distinct)
         result.solutions_with_variants += len(distinct) * family.variants(instance.spec, solution)
         if up_to_symmetry:
@@ -115,6 +226,4 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
         if keep_solutions:
             result.representatives.append(solution)
         if on_found:
-            on_found(found, result.solutions)
-    result.elapsed = time.perf_counter() - started
-    return result
+            on_found(result.classes if up_to_symmetry else result.solutions, result.solutions)

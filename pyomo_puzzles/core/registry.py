@@ -41,6 +41,9 @@ class Formulation:
     decode: Callable[[Any, pyo.ConcreteModel], Solution]
     solution_vars: Callable[[Any, pyo.ConcreteModel, Solution], list[list]] | None = None
     applies_to: Callable[[Any], str | None] = lambda spec: None
+    partitions: Callable[[Any, pyo.ConcreteModel], list[list]] | None = None
+    """Optional: groups of binary variables of which exactly one is one in every solution
+    (packing: the placements covering a cell). Enumeration may split the search on them."""
     prepare_enumeration: Callable[[Any, pyo.ConcreteModel, bool], None] | None = None
     """Optional: restrict the model before enumeration (``up_to_symmetry`` given), e.g. by
     fixing variables that only symmetric copies of solutions use."""

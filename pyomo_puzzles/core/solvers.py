@@ -1,8 +1,11 @@
 """HiGHS, CBC and GLPK behind one call, with time limits, threads and uniform outcomes.
 
-HiGHS runs in-process through Pyomo's new solver interface (persistent: a session that
-adds cuts between solves only sends the change). CBC and GLPK run as executables through
-Pyomo's shell interfaces. Traps handled here (see the README's solver notes):
+HiGHS runs in-process. A one-off solve compiles the Pyomo model to a sparse matrix with
+Pyomo's standard-form compiler and hands it to highspy in one call (several times faster
+than the persistent interface's constraint-by-constraint hand-over); a persistent session
+(used for enumeration) goes through Pyomo's new solver interface, which sends only what
+changed (the new cuts) between solves. CBC and GLPK run as executables through Pyomo's
+shell interfaces. Traps handled here (see the README's solver notes):
 - CBC counts `sec` in CPU time over all threads unless `timeMode=elapsed`.
 - GLPK stops at its time limit with termination `feasible` and infinite bounds.
 - The solvers' own limits are soft; the hard kill past a grace period is done by
@@ -99,8 +102,9 @@ class SolverSession:
     """Solves one concrete model repeatedly (constraints may be added in between)."""
 
     def __init__(self, name: str, model: pyo.ConcreteModel, time_limit: float | None = None,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, persistent: bool = False) -> None:
         self.name = check_solver_name(name)
+        self.persistent = persistent
         self.version = require(name)
         self.model = model
         self.time_limit = time_limit
@@ -110,8 +114,66 @@ class SolverSession:
 
     def solve(self) -> SolveOutcome:
         if self.name == "highs":
-            return self._solve_highs()
+            return self._solve_highs() if self.persistent else self._solve_highs_direct()
         return self._solve_shell()
+
+    # HiGHS, one-off: Pyomo standard form -> one highspy model -------------------------
+    def _solve_highs_direct(self) -> SolveOutcome:
+        import highspy
+        import numpy as np
+        from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
+
+        form = LinearStandardFormCompiler().write(self.model, mixed_form=True)
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = len(form.columns), len(form.rows)
+        lp.col_cost_ = form.c.toarray()[0] if form.c.shape[0] else np.zeros(lp.num_col_)
+        lp.offset_ = float(form.c_offset[0]) if len(form.c_offset) else 0.0
+        lp.col_lower_ = np.array([-highspy.kHighsInf if v.lb is None else v.lb for v in form.columns], dtype=float)
+        lp.col_upper_ = np.array([highspy.kHighsInf if v.ub is None else v.ub for v in form.columns], dtype=float)
+        rhs = np.asarray(form.rhs, dtype=float)
+        sense = np.array([s for _, s in form.rows])
+        lp.row_lower_ = np.where(sense == 1, -highspy.kHighsInf, rhs)
+        lp.row_upper_ = np.where(sense == -1, highspy.kHighsInf, rhs)
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = form.A.indptr
+        lp.a_matrix_.index_ = form.A.indices
+        lp.a_matrix_.value_ = form.A.data
+        lp.integrality_ = [highspy.HighsVarType.kInteger if v.is_integer() else highspy.HighsVarType.kContinuous
+                           for v in form.columns]
+        highs = highspy.Highs()
+        highs.setOptionValue("output_flag", False)
+        if self.time_limit is not None:
+            highs.setOptionValue("time_limit", float(self.time_limit))
+        if self.threads:
+            highs.setOptionValue("threads", int(self.threads))
+        highs.passModel(lp)
+        highs.run()
+        return self._direct_outcome(highs, form)
+
+    def _direct_outcome(self, highs, form) -> SolveOutcome:
+        import highspy
+
+        status = highs.getModelStatus()
+        info = highs.getInfo()
+        has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
+        if has_solution:
+            for var, value in zip(form.columns, highs.getSolution().col_value):
+                var.set_value(value, skip_validation=True)
+            for var, expr in form.eliminated_vars:
+                var.set_value(pyo.value(expr), skip_validation=True)
+        kinds = {highspy.HighsModelStatus.kOptimal: "optimal",
+                 highspy.HighsModelStatus.kInfeasible: "infeasible",
+                 highspy.HighsModelStatus.kTimeLimit: "time_limit"}
+        state = kinds.get(status, "feasible" if has_solution else "error")
+        sign = -1.0 if self._is_maximise() else 1.0  # the compiler minimises
+        nodes = info.mip_node_count
+        return SolveOutcome(
+            status=state, has_solution=has_solution,
+            objective=sign * info.objective_function_value if has_solution else None,
+            bound=_finite(sign * info.mip_dual_bound) if nodes >= 0 else _finite(sign * info.objective_function_value),
+            solver_time=highs.getRunTime(), nodes=int(nodes) if nodes >= 0 else None,
+            message="" if state != "error" else f"HiGHS stopped with {highs.modelStatusToString(status)}",
+        )
 
     # HiGHS, in-process and persistent -------------------------------------------------
     def _solve_highs(self) -> SolveOutcome:

@@ -26,6 +26,7 @@ FAMILY = register(Family(
             model_data=model_placement.model_data,
             decode=model_placement.decode,
             solution_vars=model_placement.solution_vars,
+            partitions=model_placement.partitions,
             prepare_enumeration=orbits.prepare_enumeration,
         ),
         "cell_assignment": Formulation(

@@ -130,3 +130,8 @@ def solution_vars(spec: PackingSpec, model: pyo.ConcreteModel, solution: dict) -
             raise ValueError(f"{entry} is not a placement of this instance")
         groups.append([model.x[p.index] for p in variants])
     return groups
+
+
+def partitions(spec: PackingSpec, model: pyo.ConcreteModel) -> list[list]:
+    """For each cell, the placement variables covering it: exactly one is one."""
+    return [[model.x[p] for p in model.PLACEMENTS_COVERING[cell]] for cell in model.CELLS]

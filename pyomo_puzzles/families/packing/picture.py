@@ -1,4 +1,9 @@
-"""Pictures of packing solutions: a 2D board, or a 3D box as a 3D view plus its layers."""
+"""Pictures of packing solutions.
+
+2D boards: pieces in their colours (or a colour-blind-safe palette), piece labels, thick
+lines between pieces, rings as open circles and pegs as dots, x to the right and y up.
+3D boxes: a 3D view, the layers z = 0, 1, ... side by side, and the face clues if any.
+"""
 
 from __future__ import annotations
 
@@ -11,70 +16,136 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from pyomo_puzzles.families.packing.spec import PackingSpec  # noqa: E402
+from pyomo_puzzles.families.packing.spec import PackingSpec, face_cells  # noqa: E402
+
+_CB = sns.color_palette("colorblind", 10)
+NAMED_COLOURS = {"blue": _CB[0], "orange": _CB[1], "green": _CB[2], "red": _CB[3], "purple": _CB[4],
+                 "brown": _CB[5], "pink": _CB[6], "grey": _CB[7], "yellow": _CB[8], "cyan": _CB[9],
+                 "white": (0.97, 0.97, 0.97), "black": (0.25, 0.25, 0.25)}
 
 
-def piece_colours(n: int) -> list:
-    """A colour-blind-safe palette (seaborn 'colorblind'), extended for many pieces."""
-    base = sns.color_palette("colorblind", 10)
-    return [base[i % 10] for i in range(n)] if n <= 10 else sns.color_palette("husl", n)
+def palette(n: int) -> list:
+    """Colour-blind-safe colours for n pieces (seaborn 'colorblind', extended if needed)."""
+    return [_CB[i % 10] for i in range(n)] if n <= 10 else sns.color_palette("husl", n)
 
 
-def _owner_grid(spec: PackingSpec, solution: dict) -> np.ndarray:
+def colour_of(name: str | None, fallback):
+    return NAMED_COLOURS.get(name, fallback) if name else fallback
+
+
+def _label(name: str, index: int, copies: int) -> str:
+    if copies > 1:
+        return str(index + 1)
+    if len(name) <= 3:
+        return name
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (name[0].upper() + digits) if digits else str(index + 1)
+
+
+def _pieces_view(spec: PackingSpec, solution: dict):
+    """owner array (index into the solution's pieces), face colours and labels."""
     owner = np.full(spec.size, -1, dtype=int)
     for index, entry in enumerate(solution["pieces"]):
         for cell in entry["cells"]:
             owner[tuple(cell)] = index
-    return owner
+    fallback = palette(len(solution["pieces"]))
+    faces = [colour_of(spec.piece(e["piece"]).colour, fallback[i]) for i, e in enumerate(solution["pieces"])]
+    labels = [_label(e["piece"], i, spec.piece(e["piece"]).count) for i, e in enumerate(solution["pieces"])]
+    return owner, faces, labels
 
 
-def _draw_layer(ax, owner2d: np.ndarray, colours, title: str) -> None:
-    rows, cols = owner2d.shape
-    for r in range(rows):
-        for c in range(cols):
-            k = owner2d[r, c]
-            face = colours[k] if k >= 0 else (1, 1, 1)
-            ax.add_patch(plt.Rectangle((c, rows - 1 - r), 1, 1, facecolor=face, edgecolor="black", lw=0.6))
+def _draw_grid(ax, owner: np.ndarray, faces, labels, title: str) -> None:
+    """Draw owner[x, y] with x to the right and y up."""
+    width, height = owner.shape
+    for x in range(width):
+        for y in range(height):
+            k = owner[x, y]
+            ax.add_patch(plt.Rectangle((x, y), 1, 1, facecolor=faces[k] if k >= 0 else "white",
+                                       edgecolor="0.35", lw=0.5, hatch=None if k >= 0 else "////"))
             if k >= 0:
-                ax.text(c + 0.5, rows - 0.5 - r, str(k + 1), ha="center", va="center", fontsize=8)
-    # thick lines between different pieces
-    for r in range(rows):
-        for c in range(cols):
-            if c + 1 < cols and owner2d[r, c] != owner2d[r, c + 1]:
-                ax.plot([c + 1, c + 1], [rows - 1 - r, rows - r], color="black", lw=2.2)
-            if r + 1 < rows and owner2d[r, c] != owner2d[r + 1, c]:
-                ax.plot([c, c + 1], [rows - 1 - r, rows - 1 - r], color="black", lw=2.2)
-    ax.set_xlim(0, cols)
-    ax.set_ylim(0, rows)
+                ax.text(x + 0.5, y + 0.5, labels[k], ha="center", va="center", fontsize=7, color="0.1")
+            if x + 1 < width and owner[x, y] != owner[x + 1, y]:
+                ax.plot([x + 1, x + 1], [y, y + 1], color="black", lw=2.0)
+            if y + 1 < height and owner[x, y] != owner[x, y + 1]:
+                ax.plot([x, x + 1], [y + 1, y + 1], color="black", lw=2.0)
+    ax.add_patch(plt.Rectangle((0, 0), width, height, fill=False, edgecolor="black", lw=2.0))
+    ax.set_xlim(-0.05, width + 0.05)
+    ax.set_ylim(-0.05, height + 0.05)
     ax.set_aspect("equal")
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title(title, fontsize=9)
 
 
+def _draw_rings_and_pegs(ax, spec: PackingSpec, solution: dict, layer: int | None = None) -> None:
+    def here(cell):
+        return layer is None or cell[2] == layer
+
+    for entry in solution["pieces"]:
+        for cells in entry.get("marks", {}).values():
+            for cell in cells:
+                if here(cell):
+                    ax.add_patch(plt.Circle((cell[0] + 0.5, cell[1] + 0.5), 0.32, fill=False, lw=1.6,
+                                            edgecolor="black"))
+    for req in spec.requirements:
+        if req.mark is not None and here(req.cell):
+            ax.add_patch(plt.Circle((req.cell[0] + 0.5, req.cell[1] + 0.5), 0.16, lw=1.0, edgecolor="black",
+                                    facecolor=colour_of(req.colour, "white"), zorder=3))
+
+
+def _draw_face(ax, spec: PackingSpec, name: str, grid, owner, faces) -> None:
+    rows, cols = len(grid), len(grid[0])
+    cells = face_cells(spec.size, name, rows, cols)
+    for (r, c), cell in cells.items():
+        clue = grid[r][c]
+        face = "white" if clue == "?" else colour_of(clue, "white")
+        ax.add_patch(plt.Rectangle((c, rows - 1 - r), 1, 1, facecolor=face, edgecolor="black", lw=0.8))
+        if clue == "?":
+            ax.text(c + 0.5, rows - 0.5 - r, "?", ha="center", va="center", fontsize=9)
+    ax.set_xlim(0, cols)
+    ax.set_ylim(0, rows)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(f"{name} clue", fontsize=9)
+
+
+def _figure_2d(spec: PackingSpec, solution: dict):
+    owner, faces, labels = _pieces_view(spec, solution)
+    fig, ax = plt.subplots(figsize=(0.55 * spec.size[0] + 0.6, 0.55 * spec.size[1] + 0.7))
+    _draw_grid(ax, owner, faces, labels, spec.title)
+    _draw_rings_and_pegs(ax, spec, solution)
+    return fig
+
+
+def _figure_3d(spec: PackingSpec, solution: dict):
+    owner, faces, labels = _pieces_view(spec, solution)
+    layers = spec.size[2]
+    panels = 1 + layers + len(spec.faces)
+    fig = plt.figure(figsize=(1.9 * panels + 0.6, 2.8))
+    ax3d = fig.add_subplot(1, panels, 1, projection="3d")
+    filled = owner >= 0
+    colours = np.empty(owner.shape, dtype=object)
+    for index in np.ndindex(owner.shape):
+        colours[index] = faces[owner[index]] if owner[index] >= 0 else None
+    # matplotlib's voxels take (x, y, z) with z up: show our y (up) as the vertical axis
+    ax3d.voxels(filled.transpose(0, 2, 1), facecolors=colours.transpose(0, 2, 1), edgecolor="black", linewidth=0.4)
+    ax3d.set_box_aspect((spec.size[0], spec.size[2], spec.size[1]))
+    ax3d.set_axis_off()
+    ax3d.set_title("3D view", fontsize=9)
+    for z in range(layers):
+        ax = fig.add_subplot(1, panels, z + 2)
+        _draw_grid(ax, owner[:, :, z], faces, labels, f"layer z = {z}")
+        _draw_rings_and_pegs(ax, spec, solution, layer=z)
+    for i, (name, grid) in enumerate(spec.faces.items()):
+        _draw_face(fig.add_subplot(1, panels, layers + 2 + i), spec, name, grid, owner, faces)
+    fig.suptitle(spec.title, fontsize=10)
+    return fig
+
+
 def draw(spec: PackingSpec, solution: dict, path: Path) -> None:
     """Save a picture of `solution` to `path` (format from the suffix: png, pdf or svg)."""
-    owner = _owner_grid(spec, solution)
-    colours = piece_colours(len(solution["pieces"]))
-    if spec.dim == 2:
-        fig, ax = plt.subplots(figsize=(0.45 * spec.size[1] + 0.6, 0.45 * spec.size[0] + 0.8))
-        _draw_layer(ax, owner, colours, spec.title)
-    else:
-        layers = spec.size[2]
-        fig = plt.figure(figsize=(2.4 + 1.9 * layers, 2.8))
-        ax3d = fig.add_subplot(1, layers + 1, 1, projection="3d")
-        filled = owner >= 0
-        faces = np.empty(owner.shape, dtype=object)
-        for index in np.ndindex(owner.shape):
-            faces[index] = colours[owner[index]] if owner[index] >= 0 else None
-        ax3d.voxels(filled, facecolors=faces, edgecolor="black", linewidth=0.4)
-        ax3d.set_box_aspect(spec.size)
-        ax3d.set_axis_off()
-        ax3d.set_title("3D view", fontsize=9)
-        for z in range(layers):
-            ax = fig.add_subplot(1, layers + 1, z + 2)
-            _draw_layer(ax, owner[:, :, z], colours, f"layer z = {z}")
-        fig.suptitle(spec.title, fontsize=10)
+    fig = _figure_2d(spec, solution) if spec.dim == 2 else _figure_3d(spec, solution)
     fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
