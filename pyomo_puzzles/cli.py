@@ -139,6 +139,23 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_generate(args: argparse.Namespace) -> int:
+    import yaml
+
+    from pyomo_puzzles.core import registry
+
+    options = {k: v for k, v in (("pegs", args.pegs), ("unknown", args.unknown), ("pieces", args.pieces))
+               if v is not None}
+    data = registry.generator(args.name)(seed=args.seed, solver=args.solver, **options)
+    text = yaml.safe_dump(data, sort_keys=False, default_flow_style=None)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"challenge written to {args.output} (unique covering proved by {args.solver})")
+    else:
+        print(text, end="")
+    return EXIT_OK
+
+
 def _positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -186,6 +203,16 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("instance")
     check.add_argument("solution", help="a run record or a bare solution (JSON)")
     check.set_defaults(func=cmd_check)
+
+    generate = sub.add_parser("generate", help="generate a challenge with a unique solution")
+    generate.add_argument("name", help="iq_twist or cube_puzzler")
+    generate.add_argument("--seed", type=int, default=1)
+    generate.add_argument("--pegs", type=int, help="iq_twist: number of pegs")
+    generate.add_argument("--unknown", type=int, help="cube_puzzler: face squares to leave unknown")
+    generate.add_argument("--pieces", help="cube_puzzler: instance with your own pieces (name or file)")
+    generate.add_argument("--solver", "-s", default="highs")
+    generate.add_argument("--output", "-o", help="write the challenge (YAML) here")
+    generate.set_defaults(func=cmd_generate)
 
     export = sub.add_parser("export", help="write the Pyomo data (.dat) and the model (LP, MPS)")
     export.add_argument("instance")

@@ -107,7 +107,13 @@ def validate(data: dict, schema: dict, path: Path) -> None:
 def load(name_or_path: str | Path) -> Instance:
     """Load and validate an instance; raises DataError or UserError on any problem."""
     shipped_name, path = resolve(name_or_path)
-    data = read_data_file(path)
+    return from_data(read_data_file(path), path, shipped_name)
+
+
+def from_data(data: dict, path: Path, shipped_name: str | None = None) -> Instance:
+    """Validate and load instance data already in memory (`path` names it in errors and
+    anchors relative references such as `base`)."""
+    path = Path(path)
     puzzle = data.get("puzzle")
     known = registry.families()
     if puzzle not in known:

@@ -65,6 +65,8 @@ class Family:
     draw: Callable[[Any, Solution, Path], None]
     instances_dir: Path
     describe: Callable[[Any], str] = field(default=lambda spec: "")
+    generators: dict[str, Callable[..., dict]] = field(default_factory=dict)
+    """Challenge generators by name: generator(seed=..., **options) -> instance data."""
     variants: Callable[[Any, Solution], int] = field(default=lambda spec, solution: 1)
     """How many solutions a found solution stands for when variants that enumeration
     identifies (packing: where a symmetric piece's rings fall) are counted apart."""
@@ -97,6 +99,14 @@ def family(name: str) -> Family:
     if name not in known:
         raise UserError(f"unknown puzzle family '{name}' (known: {', '.join(known)})")
     return known[name]
+
+
+def generator(name: str) -> Callable[..., dict]:
+    """A challenge generator by name, from whichever family offers it."""
+    offered = {g: fam.generators[g] for fam in families().values() for g in fam.generators}
+    if name not in offered:
+        raise UserError(f"no generator '{name}' (known: {', '.join(sorted(offered))})")
+    return offered[name]
 
 
 def formulation(fam: Family, name: str | None) -> Formulation:
