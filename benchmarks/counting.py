@@ -1,12 +1,16 @@
-"""Counting the L-tromino cube's tilings up to symmetry: orbit cuts with and without the
-anchor restriction, on each installed solver, side by side.
+"""Counting up to symmetry by orbit cuts: three methods side by side, per solver.
 
-"plain orbit cuts" cuts off all 48 images of each tiling found (the prototype's method);
-"anchor restriction" first fixes to zero the placements on one corner cell that are not
-the first of their orbit under the corner's stabiliser (order 6), so only the images that
-remain feasible need a cut. Both must find 111 classes and 5,328 tilings.
+  plain orbit cuts     cut off every image of each solution found (the prototype's method)
+  anchor restriction   first fix to zero the non-canonical placements on the best anchor
+                       (a cell or a single piece), so only the images that stay feasible
+                       need a cut
+  anchor + split       also split the search into disjoint parts on the cells with fewest
+                       placements (the default of `pyomo-puzzles count`)
 
-Run:  python benchmarks/counting.py [--repeats 3] [--solvers highs,glpk,cbc]
+Every method must reproduce the instance's known figures, or the script stops.
+
+Run:  python benchmarks/counting.py [--instance packing/l_tromino_cube] [--repeats 3]
+                                    [--solvers highs,glpk,cbc] [--methods plain,anchor,split]
 """
 
 from __future__ import annotations
@@ -19,39 +23,47 @@ import sys
 from pyomo_puzzles.core import enumerate as enumeration
 from pyomo_puzzles.core import instances, solvers
 
-INSTANCE = "packing/l_tromino_cube"
-EXPECTED = (111, 5328)
+METHODS = {
+    "plain": ("plain orbit cuts", {"restrict": False, "split": 0}),
+    "anchor": ("anchor restriction", {"restrict": True, "split": 0}),
+    "split": ("anchor + split", {"restrict": True, "split": None}),
+}
 
 
-def measure(solver: str, restrict: bool, repeats: int) -> dict:
-    instance = instances.load(INSTANCE)
-    runs = [enumeration.count_solutions(instance, "placement", solver, up_to_symmetry=True,
-                                        restrict=restrict) for _ in range(repeats)]
+def measure(name: str, solver: str, options: dict, repeats: int) -> dict:
+    instance = instances.load(name)
+    known = instance.spec.known
+    expected = (known.get("solutions_up_to_symmetry"), known.get("solutions"))
+    runs = [enumeration.count_solutions(instance, "placement", solver, up_to_symmetry=True, **options)
+            for _ in range(repeats)]
     for result in runs:
-        assert result.complete and (result.classes, result.solutions) == EXPECTED, result
-    return {"seconds": statistics.median(r.elapsed for r in runs),
-            "solves": runs[0].solves, "cuts": runs[0].cuts}
+        assert result.complete and (result.classes, result.solutions) == expected, (result.classes, result.solutions)
+    return {"seconds": statistics.median(r.elapsed for r in runs), "solves": runs[0].solves,
+            "cuts": runs[0].cuts, "classes": runs[0].classes, "solutions": runs[0].solutions}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--instance", default="packing/l_tromino_cube")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--solvers", default="highs,glpk,cbc")
+    parser.add_argument("--methods", default="plain,anchor,split")
     args = parser.parse_args()
-    print(f"# {INSTANCE}: count up to the 48 symmetries (111 classes, 5,328 tilings); "
-          f"medians of {args.repeats} repeats")
+    print(f"# {args.instance}: count up to symmetry; medians of {args.repeats} repeats")
     print(f"# command: {shlex.join(['python', *sys.argv])}")
-    print(f"{'solver':8s} {'method':20s} {'solves':>6s} {'cuts':>5s} {'seconds':>8s} {'speed-up':>8s}")
+    print(f"{'solver':8s} {'method':20s} {'classes':>7s} {'total':>6s} {'solves':>6s} {'cuts':>5s} "
+          f"{'seconds':>8s} {'speed-up':>8s}")
     for solver in args.solvers.split(","):
         if not solvers.availability(solver)[0]:
             print(f"{solver:8s} not installed, skipped")
             continue
-        plain = measure(solver, restrict=False, repeats=args.repeats)
-        anchored = measure(solver, restrict=True, repeats=args.repeats)
-        for label, row in (("plain orbit cuts", plain), ("anchor restriction", anchored)):
-            ratio = plain["seconds"] / row["seconds"]
-            print(f"{solver:8s} {label:20s} {row['solves']:6d} {row['cuts']:5d} "
-                  f"{row['seconds']:8.2f} {ratio:7.1f}x")
+        baseline = None
+        for key in args.methods.split(","):
+            label, options = METHODS[key]
+            row = measure(args.instance, solver, options, args.repeats)
+            baseline = baseline or row["seconds"]
+            print(f"{solver:8s} {label:20s} {row['classes']:7d} {row['solutions']:6d} {row['solves']:6d} "
+                  f"{row['cuts']:5d} {row['seconds']:8.2f} {baseline / row['seconds']:7.1f}x")
 
 
 if __name__ == "__main__":

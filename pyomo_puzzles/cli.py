@@ -34,6 +34,11 @@ def cmd_list(args: argparse.Namespace) -> int:
     for name in solvers.SOLVERS:
         ok, detail = solvers.availability(name)
         print(f"  {name:6s} {'available' if ok else 'MISSING  '}  {detail}")
+    for fam in registry.families().values():
+        for ref in fam.reference_solvers.values():
+            ok, detail = ref.available()
+            print(f"  {ref.name:6s} {'available' if ok else 'MISSING  '}  {detail} "
+                  f"(reference for {fam.name}: {ref.summary})")
     return EXIT_OK
 
 
@@ -168,7 +173,8 @@ def _positive_float(text: str) -> float:
 
 def _solver_options(parser: argparse.ArgumentParser, time_limit: float | None) -> None:
     parser.add_argument("--formulation", "-f", help="formulation (default: the family's default)")
-    parser.add_argument("--solver", "-s", default="highs", help="highs, cbc or glpk (default: highs)")
+    parser.add_argument("--solver", "-s", default="highs",
+                        help="highs, cbc, glpk, or dlx for packing (default: highs)")
     parser.add_argument("--time-limit", "-t", type=_positive_float, default=time_limit,
                         help=f"seconds (default: {time_limit})")
     parser.add_argument("--threads", type=int, default=1, help="solver threads (default: 1)")

@@ -58,7 +58,7 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "puzzle": {"type": "string", "description": "puzzle family, e.g. packing"},
         "instance": {"type": "string", "description": "instance name, e.g. packing/l_tromino_cube"},
         "formulation": {"type": "string"},
-        "solver": {"enum": ["highs", "cbc", "glpk"]},
+        "solver": {"type": "string", "description": "highs, cbc, glpk, or a family's reference solver (dlx)"},
         "solver_version": {"type": ["string", "null"]},
         "status": {
             "enum": list(STATUSES),

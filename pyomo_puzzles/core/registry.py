@@ -50,6 +50,18 @@ class Formulation:
 
 
 @dataclass(frozen=True)
+class ReferenceSolver:
+    """A method other than integer programming, run on the same instance.
+
+    run(instance, time_limit) -> RunRecord; available() -> (ok, version or reason)."""
+
+    name: str
+    summary: str
+    run: Callable[[Any, float | None], Any]
+    available: Callable[[], tuple[bool, str]]
+
+
+@dataclass(frozen=True)
 class Family:
     """A puzzle family: data schema and loader, formulations, checker, symmetry, picture."""
 
@@ -66,6 +78,9 @@ class Family:
     instances_dir: Path
     describe: Callable[[Any], str] = field(default=lambda spec: "")
     generators: dict[str, Callable[..., dict]] = field(default_factory=dict)
+    """Challenge generators by name: generator(seed=..., **options) -> instance data."""
+    reference_solvers: dict[str, "ReferenceSolver"] = field(default_factory=dict)
+    """Non-IP methods people would otherwise use (packing: dancing links), by solver name."""
     """Challenge generators by name: generator(seed=..., **options) -> instance data."""
     variants: Callable[[Any, Solution], int] = field(default=lambda spec, solution: 1)
     """How many solutions a found solution stands for when variants that enumeration

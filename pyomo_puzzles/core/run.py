@@ -134,9 +134,18 @@ def run(instance: Instance, formulation: str | None = None, solver: str = "highs
     With ``isolate`` the run happens in a forked process that is killed if it overruns
     ``time_limit`` by more than the grace period; the record then says ``time_limit``.
     Errors the user can fix (unknown solver, solver missing, formulation that does not
-    apply) raise `UserError` instead.
+    apply) raise `UserError` instead. A family's reference solver (e.g. ``dlx`` for
+    packing) is run instead of the integer program when named as `solver`.
     """
-    solvers.check_solver_name(solver)
+    reference = instance.family.reference_solvers.get(solver)
+    if reference is not None:
+        ok, detail = reference.available()
+        if not ok:
+            raise UserError(f"solver '{solver}' is not available: {detail}")
+        return reference.run(instance, time_limit)
+    if solver not in solvers.SOLVERS:
+        known = ", ".join(solvers.SOLVERS + tuple(instance.family.reference_solvers))
+        raise UserError(f"unknown solver '{solver}' (choose from {known})")
     solvers.require(solver)
     form = choose_formulation(instance, formulation)
     if isolate:

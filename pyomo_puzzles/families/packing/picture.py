@@ -36,10 +36,9 @@ def colour_of(name: str | None, fallback):
 def _label(name: str, index: int, copies: int) -> str:
     if copies > 1:
         return str(index + 1)
-    if len(name) <= 3:
+    if len(name) <= 2:
         return name
-    digits = "".join(ch for ch in name if ch.isdigit())
-    return (name[0].upper() + digits) if digits else str(index + 1)
+    return name[0].upper() + "".join(ch for ch in name if ch.isdigit())
 
 
 def _pieces_view(spec: PackingSpec, solution: dict):
