@@ -2,9 +2,12 @@
 
 from pathlib import Path
 
-from pyomo_puzzles.core.registry import Family, Formulation, register
+import importlib.util
+
+from pyomo_puzzles.core.registry import Family, Formulation, ReferenceSolver, register
 from pyomo_puzzles.families.packing import (
     checker,
+    generate,
     model_cell_assignment,
     model_placement,
     orbits,
@@ -12,6 +15,23 @@ from pyomo_puzzles.families.packing import (
     spec,
 )
 from pyomo_puzzles.families.packing.schema import SCHEMA
+
+def _dlx_run(instance, time_limit):
+    from pyomo_puzzles.families.packing import dancing_links  # imports numba: only when used
+
+    return dancing_links.run_record(instance, time_limit)
+
+
+def _dlx_available() -> tuple[bool, str]:
+    if importlib.util.find_spec("xcover") is None:
+        return False, "Python package 'xcover' not installed"
+    from importlib.metadata import version
+
+    return True, f"xcover {version('xcover')}"
+
+
+DLX = ReferenceSolver("dlx", "exact cover by dancing links (xcover), the puzzle solver's method",
+                      _dlx_run, _dlx_available)
 
 FAMILY = register(Family(
     name="packing",
@@ -37,6 +57,23 @@ FAMILY = register(Family(
             decode=model_cell_assignment.decode,
             applies_to=model_cell_assignment.applies_to,
         ),
+        "coordinates": Formulation(
+            name="coordinates",
+            summary="the IQ Twist thesis CSP (Ao 2020) as a MILP: unit coordinates, orientations",
+            build_model=(model_coordinates := __import__(  # binds the module for the entries below
+                "pyomo_puzzles.families.packing.model_coordinates", fromlist=["build_model"])).build_model,
+            model_data=model_coordinates.model_data,
+            decode=model_coordinates.decode,
+            applies_to=model_coordinates.applies_to,
+        ),
+        "coordinates_tight": Formulation(
+            name="coordinates_tight",
+            summary="unit coordinates with distinct orientations and anchor linking rows",
+            build_model=model_coordinates.build_model_tight,
+            model_data=model_coordinates.model_data_tight,
+            decode=model_coordinates.decode,
+            applies_to=model_coordinates.applies_to,
+        ),
     },
     default_formulation="placement",
     check=checker.check,
@@ -44,6 +81,8 @@ FAMILY = register(Family(
     symmetry_images=orbits.symmetry_images,
     draw=picture.draw,
     variants=orbits.variants,
+    generators=generate.GENERATORS,
+    reference_solvers={"dlx": DLX},
     instances_dir=Path(__file__).parent / "instances",
     describe=lambda s: f"board {'x'.join(map(str, s.size))}, {sum(p.count for p in s.pieces)} pieces, "
                        f"{len(s.placements)} placements, symmetry group of order {len(s.symmetries)}",
