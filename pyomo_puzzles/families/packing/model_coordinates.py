@@ -220,6 +220,11 @@ def _add_linking_rows(model: pyo.AbstractModel, rows: frozenset) -> None:
         """Unit i may sit on (cx, cy) in orientation k."""
         return (cx - m.DX[p, k, i], cy - m.DY[p, k, i]) in m.ANCHORS[p, k]
 
+    if "cells_covered" in rows:
+        @model.Constraint(model.CELLS)
+        def every_cell_covered(m, *c):
+            return sum(m.at[u, c] for u in m.UNITS) >= 1
+
     if "pair_reach" in rows:
         model.PAIRS = pyo.Set(dimen=3, initialize=lambda m: [
             (p, i, j) for p in m.PIECES for _, i in m.UNITS_OF[p] for _, j in m.UNITS_OF[p] if i != j])
