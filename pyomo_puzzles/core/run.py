@@ -52,6 +52,17 @@ def check_solution(instance: Instance, solution: dict) -> list[str]:
         return [f"checker could not read the solution: {type(error).__name__}: {error}"]
 
 
+def attach_checked_solution(record: RunRecord, instance: Instance, solution: dict) -> None:
+    """Put `solution` on the record with the independent checker's verdict; a solution that
+    fails the check turns the run into an error."""
+    record.solution = solution
+    record.check_errors = check_solution(instance, solution)
+    record.checked = not record.check_errors
+    if not record.checked:
+        record.status = "error"
+        record.message = "solution failed the independent check: " + record.check_errors[0]
+
+
 def _run_in_process(instance: Instance, form: registry.Formulation, solver: str,
                     time_limit: float | None, threads: int | None) -> RunRecord:
     record = _new_record(instance, form, solver, time_limit, threads)
@@ -65,12 +76,7 @@ def _run_in_process(instance: Instance, form: registry.Formulation, solver: str,
         record.objective, record.bound = outcome.objective, outcome.bound
         record.solver_time, record.nodes = outcome.solver_time, outcome.nodes
         if outcome.has_solution:
-            record.solution = form.decode(instance.spec, model)
-            record.check_errors = check_solution(instance, record.solution)
-            record.checked = not record.check_errors
-            if not record.checked:
-                record.status = "error"
-                record.message = "solution failed the independent check: " + record.check_errors[0]
+            attach_checked_solution(record, instance, form.decode(instance.spec, model))
     except UserError:
         raise
     except Exception as error:

@@ -59,7 +59,7 @@ import xcover
 from pyomo_puzzles import __version__
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.records import RunRecord
-from pyomo_puzzles.core.run import check_solution
+from pyomo_puzzles.core.run import attach_checked_solution
 from pyomo_puzzles.errors import UserError
 from pyomo_puzzles.families.packing.model_placement import _meets, placement_entry
 from pyomo_puzzles.families.packing.orbits import solution_key, symmetry_images
@@ -325,12 +325,8 @@ def run_record(instance: Instance, time_limit: float | None = None) -> RunRecord
             if solution is None:
                 record.status = "infeasible"
             else:
-                record.status, record.solution = "optimal", solution
-                record.check_errors = check_solution(instance, solution)
-                record.checked = not record.check_errors
-                if not record.checked:
-                    record.status = "error"
-                    record.message = "solution failed the independent check: " + record.check_errors[0]
+                record.status = "optimal"
+                attach_checked_solution(record, instance, solution)
     except UserError:
         raise
     except Exception as error:
