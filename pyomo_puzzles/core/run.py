@@ -7,6 +7,7 @@ import os
 import signal
 import time
 from datetime import datetime, timezone
+from functools import lru_cache
 
 import pyomo.environ as pyo
 
@@ -29,10 +30,16 @@ def choose_formulation(instance: Instance, name: str | None) -> registry.Formula
     return form
 
 
+@lru_cache(maxsize=None)
+def abstract_model(form: registry.Formulation) -> pyo.AbstractModel:
+    """The formulation's AbstractModel, declared once per process (`create_instance`
+    works on a clone, so one declaration serves every instance)."""
+    return form.build_model()
+
+
 def build_model(instance: Instance, form: registry.Formulation) -> pyo.ConcreteModel:
     """Instantiate the formulation's AbstractModel from the instance's data."""
-    abstract = form.build_model()
-    return abstract.create_instance(data=form.model_data(instance.spec))
+    return abstract_model(form).create_instance(data=form.model_data(instance.spec))
 
 
 def _new_record(instance: Instance, form: registry.Formulation, solver: str,

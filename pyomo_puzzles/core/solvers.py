@@ -1,8 +1,9 @@
 """HiGHS, CBC and GLPK behind one call, with time limits, threads and uniform outcomes.
 
-HiGHS runs in-process. A one-off solve compiles the Pyomo model to a sparse matrix with
-Pyomo's standard-form compiler and hands it to highspy in one call (several times faster
-than the persistent interface's constraint-by-constraint hand-over); a persistent session
+HiGHS runs in-process. A one-off solve reads the Pyomo model into one sparse matrix
+(`core.linear_form` for flat linear sums, Pyomo's standard-form compiler otherwise) and
+hands it to highspy in one call (several times faster than the persistent interface's
+constraint-by-constraint hand-over); a persistent session
 (used for enumeration) goes through Pyomo's new solver interface, which sends only what
 changed (the new cuts) between solves. CBC and GLPK run as executables through Pyomo's
 shell interfaces. Traps handled here (see the README's solver notes):
@@ -23,10 +24,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 import pyomo.environ as pyo
 from pyomo.opt import SolutionStatus as LegacySS
 from pyomo.opt import TerminationCondition as LegacyTC
 
+from pyomo_puzzles.core.linear_form import LinearForm, read_linear_form
 from pyomo_puzzles.errors import SolverUnavailable, UserError
 
 SOLVERS = ("highs", "cbc", "glpk")
@@ -106,7 +109,6 @@ def _first_use_column_order(form):
     6x6x6 L-tromino cube: 31 ms against 490 ms in declaration order, benchmarks/overhead.py).
     Returns (csc matrix, columns, cost) permuted alike.
     """
-    import numpy as np
 
     matrix = form.A.tocsc()
     matrix.sort_indices()
@@ -116,6 +118,29 @@ def _first_use_column_order(form):
     order = np.lexsort((np.arange(len(counts)), first_row))
     cost = form.c.toarray()[0] if form.c.shape[0] else np.zeros(len(counts))
     return matrix[:, order], [form.columns[i] for i in order], cost[order]
+
+
+def _compiled_linear_form(model: pyo.ConcreteModel) -> LinearForm:
+    """The model through Pyomo's general standard-form compiler (any linear model), with
+    eliminated variables recorded; slower than `read_linear_form` on flat sums."""
+    from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
+
+    form = LinearStandardFormCompiler().write(model, mixed_form=True)
+    matrix, columns, cost = _first_use_column_order(form)
+    rhs = np.asarray(form.rhs, dtype=float)
+    sense = np.array([s for _, s in form.rows])
+    offset = float(form.c_offset[0]) if len(form.c_offset) else 0.0
+    maximise = any(o.sense == pyo.maximize for o in model.component_data_objects(pyo.Objective, active=True))
+    sign = -1.0 if maximise else 1.0  # the compiler turns a maximisation into a minimisation
+    return LinearForm(
+        columns=columns, start=matrix.indptr, index=matrix.indices, value=matrix.data,
+        cost=sign * cost, offset=sign * offset, maximise=maximise,
+        row_lower=np.where(sense == 1, -np.inf, rhs), row_upper=np.where(sense == -1, np.inf, rhs),
+        col_lower=np.array([-np.inf if v.lb is None else v.lb for v in columns], dtype=float),
+        col_upper=np.array([np.inf if v.ub is None else v.ub for v in columns], dtype=float),
+        integer=np.array([v.is_integer() for v in columns], dtype=bool),
+        eliminated=list(form.eliminated_vars),
+    )
 
 
 class SolverSession:
@@ -137,61 +162,50 @@ class SolverSession:
             return self._solve_highs() if self.persistent else self._solve_highs_direct()
         return self._solve_shell()
 
-    # HiGHS, one-off: Pyomo standard form -> one highspy model -------------------------
+    # HiGHS, one-off: the model as one sparse matrix -> one highspy model -------------------------
     def _solve_highs_direct(self) -> SolveOutcome:
         import highspy
-        import numpy as np
-        from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 
-        form = LinearStandardFormCompiler().write(self.model, mixed_form=True)
-        matrix, columns, cost = _first_use_column_order(form)
-        lp = highspy.HighsLp()
-        lp.num_col_, lp.num_row_ = len(columns), len(form.rows)
-        lp.col_cost_ = cost
-        lp.offset_ = float(form.c_offset[0]) if len(form.c_offset) else 0.0
-        lp.col_lower_ = np.array([-highspy.kHighsInf if v.lb is None else v.lb for v in columns], dtype=float)
-        lp.col_upper_ = np.array([highspy.kHighsInf if v.ub is None else v.ub for v in columns], dtype=float)
-        rhs = np.asarray(form.rhs, dtype=float)
-        sense = np.array([s for _, s in form.rows])
-        lp.row_lower_ = np.where(sense == 1, -highspy.kHighsInf, rhs)
-        lp.row_upper_ = np.where(sense == -1, highspy.kHighsInf, rhs)
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = matrix.indptr
-        lp.a_matrix_.index_ = matrix.indices
-        lp.a_matrix_.value_ = matrix.data
-        lp.integrality_ = [highspy.HighsVarType.kInteger if v.is_integer() else highspy.HighsVarType.kContinuous
-                           for v in columns]
+        form = read_linear_form(self.model) or _compiled_linear_form(self.model)
         highs = highspy.Highs()
         highs.setOptionValue("output_flag", False)
         if self.time_limit is not None:
             highs.setOptionValue("time_limit", float(self.time_limit))
         if self.threads:
             highs.setOptionValue("threads", int(self.threads))
-        highs.passModel(lp)
+        sense = highspy.ObjSense.kMaximize if form.maximise else highspy.ObjSense.kMinimize
+        # the array overload of passModel: no HighsLp object to fill attribute by attribute
+        passed = highs.passModel(
+            len(form.columns), len(form.row_lower), len(form.index),
+            int(highspy.MatrixFormat.kColwise), int(sense), form.offset,
+            form.cost, form.col_lower, form.col_upper, form.row_lower, form.row_upper,
+            form.start.astype(np.int32), form.index.astype(np.int32), form.value,
+            form.integer.astype(np.int32))  # HighsVarType: 0 continuous, 1 integer
+        if passed == highspy.HighsStatus.kError:
+            raise RuntimeError("HiGHS rejected the model (passModel returned an error)")
         highs.run()
-        return self._direct_outcome(highs, form, columns)
+        return self._direct_outcome(highs, form)
 
-    def _direct_outcome(self, highs, form, columns) -> SolveOutcome:
+    def _direct_outcome(self, highs, form: LinearForm) -> SolveOutcome:
         import highspy
 
         status = highs.getModelStatus()
         info = highs.getInfo()
         has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
         if has_solution:
-            for var, value in zip(columns, highs.getSolution().col_value):
+            for var, value in zip(form.columns, highs.getSolution().col_value):
                 var.set_value(value, skip_validation=True)
-            for var, expr in form.eliminated_vars:
+            for var, expr in form.eliminated:
                 var.set_value(pyo.value(expr), skip_validation=True)
         kinds = {highspy.HighsModelStatus.kOptimal: "optimal",
                  highspy.HighsModelStatus.kInfeasible: "infeasible",
                  highspy.HighsModelStatus.kTimeLimit: "time_limit"}
         state = kinds.get(status, "feasible" if has_solution else "error")
-        sign = -1.0 if self._is_maximise() else 1.0  # the compiler minimises
         nodes = info.mip_node_count
         return SolveOutcome(
             status=state, has_solution=has_solution,
-            objective=sign * info.objective_function_value if has_solution else None,
-            bound=_finite(sign * info.mip_dual_bound) if nodes >= 0 else _finite(sign * info.objective_function_value),
+            objective=info.objective_function_value if has_solution else None,
+            bound=_finite(info.mip_dual_bound) if nodes >= 0 else _finite(info.objective_function_value),
             solver_time=highs.getRunTime(), nodes=int(nodes) if nodes >= 0 else None,
             message="" if state != "error" else f"HiGHS stopped with {highs.modelStatusToString(status)}",
         )

@@ -68,7 +68,7 @@ FAMILY = register(Family(
         ),
         "coordinates_tight": Formulation(
             name="coordinates_tight",
-            summary="unit coordinates with distinct orientations and anchor linking rows",
+            summary="unit coordinates, distinct orientations, cell-cover and unit-reach rows",
             build_model=model_coordinates.build_model_tight,
             model_data=model_coordinates.model_data_tight,
             decode=model_coordinates.decode,

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from functools import lru_cache
 
 from pyomo_puzzles.families.packing.spec import PackingSpec
 
 
 def _normal_form(cells, marks: dict) -> tuple:
+    """(cells, marks) shifted so that the smallest coordinate on each axis is 0."""
     low = [min(c[i] for c in cells) for i in range(len(cells[0]))]
 
     def shift(c):
@@ -23,21 +25,32 @@ def _normal_form(cells, marks: dict) -> tuple:
             frozenset((name, frozenset(shift(c) for c in marked)) for name, marked in marks.items() if marked))
 
 
+@lru_cache(maxsize=None)
+def _signed_permutations(dim: int, mirror_allowed: bool) -> tuple:
+    """(perm, signs) of every signed axis permutation; only the proper ones (determinant
+    +1, i.e. rotations) unless mirror images are allowed."""
+    maps = []
+    for perm in itertools.permutations(range(dim)):
+        parity = sum(1 for i, j in itertools.combinations(range(dim), 2) if perm[i] > perm[j])
+        for signs in itertools.product((1, -1), repeat=dim):
+            if mirror_allowed or (parity + signs.count(-1)) % 2 == 0:
+                maps.append((perm, signs))
+    return tuple(maps)
+
+
 def _congruent(cells, marks: dict, reference_cells, reference_marks: dict, mirror_allowed: bool) -> bool:
     dim = len(reference_cells[0])
-    target = _normal_form([tuple(c) for c in reference_cells],
-                          {k: [tuple(c) for c in v] for k, v in reference_marks.items()})
-    for perm in itertools.permutations(range(dim)):
-        for signs in itertools.product((1, -1), repeat=dim):
-            parity = sum(1 for i, j in itertools.combinations(range(dim), 2) if perm[i] > perm[j])
-            if (parity + signs.count(-1)) % 2 and not mirror_allowed:
-                continue
+    target_cells, target_marks = _normal_form([tuple(c) for c in reference_cells],
+                                              {k: [tuple(c) for c in v] for k, v in reference_marks.items()})
+    for perm, signs in _signed_permutations(dim, mirror_allowed):
+        def turn(c):
+            return tuple(s * c[p] for p, s in zip(perm, signs))
 
-            def turn(c):
-                return tuple(s * c[p] for p, s in zip(perm, signs))
-
-            if _normal_form([turn(c) for c in cells], {k: [turn(c) for c in v] for k, v in marks.items()}) == target:
-                return True
+        turned = [turn(c) for c in cells]
+        if _normal_form(turned, {})[0] != target_cells:
+            continue  # the outline differs: no need to look at the marks
+        if _normal_form(turned, {k: [turn(c) for c in v] for k, v in marks.items()})[1] == target_marks:
+            return True
     return False
 
 

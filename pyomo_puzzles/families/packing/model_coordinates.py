@@ -30,7 +30,8 @@ Sets
     K_p          orientations of p: all 8 (or 4) axis maps, duplicates included, as in
                  the thesis (a symmetric piece has orientations that give the same cells)
     R            pegs (requirements: cell c_r, colour, mark "ring");  U_r ⊆ U the units
-                 that may meet r: the ring units of the pieces of r's colour
+                 that may meet r: the ring units of the pieces of r's colour (in general,
+                 the units of pieces of r's colour, if set, that carry r's mark, if set)
     G            given cells of pre-placed pieces (cell c_g, and the piece's units U_g, or
                  its ring units for a given ring)
 Parameters
@@ -54,28 +55,49 @@ Objective
 
 The board has as many cells as the pieces have units, so (1) leaves no cell uncovered.
 
-Formulation `coordinates_tight` (same variables, fewer orientations, linking rows)
+Formulation `coordinates_tight` (the same variables; fewer orientations, more rows)
     Orientations: K_p keeps one orientation per distinct placed shape *with its rings*
     (two axis maps that give the same cells and the same ring cells differ only in which
-    unit is called which; the labels are internal, so dropping one loses no decoded
-    solution). For IQ Twist this leaves 46 of the 64 orientations.
-    Let D_k(u) = (DX, DY)[p,k,u] and A_k = {a ∈ C : a + D_k(u) ∈ C for every unit u of p}
-    the anchor cells at which orientation k fits on the board. In every integer solution
-    u1 is on some a ∈ A_k for the chosen k and u is on a + D_k(u); so these hold:
-      orientation fits:   orient[p,k] ≤ Σ_{a ∈ A_k} at[u1,a]
-                          (the orientation's anchor is a fitting cell)
-      anchor fits:        at[u1,a] ≤ Σ_{k : a ∈ A_k} orient[p,k]
-                          (the anchor's cell admits the chosen orientation)
-      unit reached:       at[u,c] ≤ Σ_{a ∈ S(u,c)} at[u1,a],
-                          S(u,c) = {c - D_k(u) : k ∈ K_p, c - D_k(u) ∈ A_k}
-                          (a unit on c has its anchor at one of the cells it can hang from)
-      anchor reaches:     at[u1,a] ≤ Σ_{c ∈ T(u,a)} at[u,c],
-                          T(u,a) = {a + D_k(u) : k ∈ K_p, a ∈ A_k}
-                          (an anchor on a puts unit u at one of the cells it can reach)
-    Each right-hand side sums distinct variables, of which the solution sets exactly one
-    (the actual anchor, orientation or cell), so each row is valid.
-    Measured on HiGHS (benchmarks/coordinates.py): see `TIGHT_ROWS` for which rows
-    are kept and the notes there.
+    unit is called which; the labels are internal, so no decoded solution is lost).
+    IQ Twist keeps 56 of the 64 orientations (yellow1 and blue2 have 4 each).
+    Let D_k(u) = (DX, DY)[p,k,u] and A_k = {a ∈ C : a + D_k(u) ∈ C for every unit u of
+    p}: the anchor cells at which orientation k fits on the board. Two row families are
+    added to the faithful model:
+      every cell covered:  Σ_u at[u,c] ≥ 1                        for every cell c
+          Valid: each unit is on one cell, no cell holds two units, and there are as
+          many units as cells (the loader checks this), so every cell holds one. The
+          LP relaxation already implies it (sum the rows), but HiGHS does not find the
+          implied equality, and with it the cell rows become set-partitioning rows.
+      unit reaches unit:   at[u,c] ≤ Σ_{c' ∈ T(u,v,c)} at[v,c']   for units u ≠ v of
+          T(u,v,c) = {c + D_k(v) - D_k(u) : k ∈ K_p, c - D_k(u) ∈ A_k}   one piece, cell c
+          (a unit on c has each other unit of its piece at one of the cells that some
+          fitting orientation puts it at, relative to c). Valid: in a solution with
+          orientation k and anchor a ∈ A_k, u is on c = a + D_k(u) and v on
+          a + D_k(v) = c + D_k(v) - D_k(u) ∈ T(u,v,c); the right-hand side sums distinct
+          variables of which exactly that one is 1. With v = u1 this is "a unit lies
+          within reach of its anchor", with u = u1 its converse; an empty T fixes at[u,c]
+          to 0 (the unit cannot be there in any fitting orientation).
+    Measured (HiGHS 1.15.1, one thread, 20 s limit, all 50 booklet challenges, solver time
+    only; benchmarks/coordinates.py gives the end-to-end comparison):
+      rows added to the faithful model               solved   median    max
+      cover rows only (distinct orientations)         23/50    > 20 s
+      cover rows only (all 8 orientations)            18/50    > 20 s
+      reach rows, all pairs                           50/50    1.2 s    14 s
+      reach rows, pairs with u1 only, + cover + fits  49/50    0.46 s   > 20 s
+      reach rows, all pairs, + cover rows             50/50    0.23 s   3.5 s   <- kept
+      the same with all 8 orientations                50/50    0.20 s   9.6 s
+      the same + orientation and anchor fit rows      50/50    0.23 s   3.9 s
+    The reach rows do most of the work; the cover rows alone do not help (the faithful
+    model solves 20 of 50 within 20 s), but on top of the reach rows they cut the median
+    five-fold and the maximum four-fold. End to
+    end (benchmarks/coordinates.py, 30 s limit, all 50): `coordinates` solves 27 (median
+    > 27 s), `coordinates_tight` all 50 (median 0.36 s, max 3.7 s), `placement` 0.02 s.
+    Measured and not kept, as they gained nothing within the timing noise (valid, as
+    each right-hand side holds the variable the solution sets to 1, or the conjunction's
+    consequence):
+      orientation fits:  orient[p,k] ≤ Σ_{a ∈ A_k} at[u1,a]
+      anchor fits:       at[u1,a] ≤ Σ_{k : a ∈ A_k} orient[p,k]
+      conjunctions:      at[u1,a] + Σ_{k : D_k(u) = d, a ∈ A_k} orient[p,k] - 1 ≤ at[u,a+d]
 """
 
 from __future__ import annotations
@@ -85,13 +107,9 @@ import pyomo.environ as pyo
 from pyomo_puzzles.core.symmetry import axis_maps
 from pyomo_puzzles.families.packing.spec import PackingSpec, transformed
 
-TIGHT_ROWS = frozenset({"orientation_fits", "anchor_fits", "unit_reached", "anchor_reaches"})
-"""The linking rows `coordinates_tight` adds (all four are built when listed here)."""
-
-
 # --- the model ---------------------------------------------------------------------------
 
-def _build(name: str, rows: frozenset) -> pyo.AbstractModel:
+def _build(name: str, tight: bool) -> pyo.AbstractModel:
     model = pyo.AbstractModel(name=name)
     model.CELLS = pyo.Set(dimen=2, doc="board cells (X, Y)")
     model.PIECES = pyo.Set(doc="pieces")
@@ -158,14 +176,14 @@ def _build(name: str, rows: frozenset) -> pyo.AbstractModel:
     def pre_placed_pieces_stay(m, g, *c):
         return sum(m.at[u, c] for u in m.UNITS_GIVEN[g, c]) == 1
 
-    if rows:
-        _add_linking_rows(model, rows)
+    if tight:
+        _add_tightening_rows(model)
     model.feasibility = pyo.Objective(expr=0, sense=pyo.minimize)
     return model
 
 
-def _add_linking_rows(model: pyo.AbstractModel, rows: frozenset) -> None:
-    """The valid inequalities of `coordinates_tight` (see the module docstring)."""
+def _add_tightening_rows(model: pyo.AbstractModel) -> None:
+    """The valid rows of `coordinates_tight` (see the module docstring)."""
 
     def anchors(m, p, k):
         """A_k: cells where unit 1 may sit with the whole piece on the board."""
@@ -175,83 +193,27 @@ def _add_linking_rows(model: pyo.AbstractModel, rows: frozenset) -> None:
 
     model.ANCHORS = pyo.Set(model.ORIENTATIONS, dimen=2, within=model.CELLS, initialize=anchors,
                             doc="cells where unit 1 may sit in the orientation")
+    model.UNIT_PAIRS = pyo.Set(dimen=3, doc="(piece, unit number, other unit number)", initialize=lambda m: [
+        (p, i, j) for p in m.PIECES for _, i in m.UNITS_OF[p] for _, j in m.UNITS_OF[p] if i != j])
 
-    if "orientation_fits" in rows:
-        @model.Constraint(model.ORIENTATIONS)
-        def orientation_fits_somewhere(m, p, k):
-            return m.orient[p, k] <= sum(m.at[p, 1, a] for a in m.ANCHORS[p, k])
+    @model.Constraint(model.CELLS)
+    def every_cell_covered(m, *c):
+        return sum(m.at[u, c] for u in m.UNITS) >= 1
 
-    if "anchor_fits" in rows:
-        @model.Constraint(model.PIECES, model.CELLS)
-        def anchor_admits_the_orientation(m, p, *a):
-            fitting = [k for k in m.ORIENTATIONS_OF[p] if a in m.ANCHORS[p, k]]
-            return m.at[p, 1, a] <= sum(m.orient[p, k] for k in fitting)
-
-    if "unit_reached" in rows:
-        @model.Constraint(model.UNITS, model.CELLS)
-        def unit_hangs_from_its_anchor(m, p, i, cx, cy):
-            if i == 1:
-                return pyo.Constraint.Skip
-            sources = sorted({(cx - m.DX[p, k, i], cy - m.DY[p, k, i]) for k in m.ORIENTATIONS_OF[p]
-                              if (cx - m.DX[p, k, i], cy - m.DY[p, k, i]) in m.ANCHORS[p, k]})
-            return m.at[p, i, cx, cy] <= sum(m.at[p, 1, a] for a in sources)
-
-    if "anchor_reaches" in rows:
-        @model.Constraint(model.UNITS, model.CELLS)
-        def anchor_reaches_the_unit(m, p, i, ax, ay):
-            if i == 1:
-                return pyo.Constraint.Skip
-            targets = sorted({(ax + m.DX[p, k, i], ay + m.DY[p, k, i])
-                              for k in m.ORIENTATIONS_OF[p] if (ax, ay) in m.ANCHORS[p, k]})
-            return m.at[p, 1, ax, ay] <= sum(m.at[p, i, c] for c in targets)
-
-    if "unit_follows" in rows:
-        model.FOLLOW_INDEX = pyo.Set(dimen=6, initialize=lambda m: sorted({
-            (p, i, ax, ay, m.DX[p, k, i], m.DY[p, k, i])
-            for p, i in m.UNITS if i != 1 for k in m.ORIENTATIONS_OF[p] for ax, ay in m.ANCHORS[p, k]}))
-
-        @model.Constraint(model.FOLLOW_INDEX)
-        def unit_follows_anchor_and_orientation(m, p, i, ax, ay, dx, dy):
-            ks = [k for k in m.ORIENTATIONS_OF[p]
-                  if (m.DX[p, k, i], m.DY[p, k, i]) == (dx, dy) and (ax, ay) in m.ANCHORS[p, k]]
-            return m.at[p, 1, ax, ay] + sum(m.orient[p, k] for k in ks) - 1 <= m.at[p, i, ax + dx, ay + dy]
-
-    def fits(m, p, k, i, cx, cy):
-        """Unit i may sit on (cx, cy) in orientation k."""
-        return (cx - m.DX[p, k, i], cy - m.DY[p, k, i]) in m.ANCHORS[p, k]
-
-    if "cells_covered" in rows:
-        @model.Constraint(model.CELLS)
-        def every_cell_covered(m, *c):
-            return sum(m.at[u, c] for u in m.UNITS) >= 1
-
-    if "pair_reach" in rows:
-        model.PAIRS = pyo.Set(dimen=3, initialize=lambda m: [
-            (p, i, j) for p in m.PIECES for _, i in m.UNITS_OF[p] for _, j in m.UNITS_OF[p] if i != j])
-
-        @model.Constraint(model.PAIRS, model.CELLS)
-        def unit_reaches_every_unit(m, p, i, j, cx, cy):
-            targets = sorted({(cx + m.DX[p, k, j] - m.DX[p, k, i], cy + m.DY[p, k, j] - m.DY[p, k, i])
-                              for k in m.ORIENTATIONS_OF[p] if fits(m, p, k, i, cx, cy)})
-            return m.at[p, i, cx, cy] <= sum(m.at[p, j, c] for c in targets)
-
-    if "orientation_fits_all" in rows:
-        @model.Constraint(model.OFFSET_INDEX)
-        def orientation_fits_every_unit(m, p, k, i):
-            return m.orient[p, k] <= sum(m.at[p, i, c] for c in m.CELLS if fits(m, p, k, i, *c))
-
-    if "cell_fits_all" in rows:
-        @model.Constraint(model.UNITS, model.CELLS)
-        def cell_admits_the_orientation(m, p, i, cx, cy):
-            return m.at[p, i, cx, cy] <= sum(m.orient[p, k] for k in m.ORIENTATIONS_OF[p] if fits(m, p, k, i, cx, cy))
+    @model.Constraint(model.UNIT_PAIRS, model.CELLS)
+    def unit_reaches_every_unit_of_its_piece(m, p, i, j, cx, cy):
+        targets = sorted({(cx + m.DX[p, k, j] - m.DX[p, k, i], cy + m.DY[p, k, j] - m.DY[p, k, i])
+                          for k in m.ORIENTATIONS_OF[p]
+                          if (cx - m.DX[p, k, i], cy - m.DY[p, k, i]) in m.ANCHORS[p, k]})
+        return m.at[p, i, cx, cy] <= sum(m.at[p, j, c] for c in targets)
 
 
 def build_model() -> pyo.AbstractModel:
-    return _build("packing_coordinates", frozenset())
+    return _build("packing_coordinates", tight=False)
 
 
 def build_model_tight() -> pyo.AbstractModel:
-    return _build("packing_coordinates_tight", TIGHT_ROWS)
+    return _build("packing_coordinates_tight", tight=True)
 
 
 # --- data ----------------------------------------------------------------------------------

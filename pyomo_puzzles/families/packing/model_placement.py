@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import pyomo.environ as pyo
 
-from pyomo_puzzles.core.expressions import total
+from pyomo_puzzles.core.expressions import sum_over
 from pyomo_puzzles.families.packing.spec import PackingSpec
 
 
@@ -56,19 +56,19 @@ def build_model() -> pyo.AbstractModel:
 
     @model.Constraint(model.CELLS)
     def each_cell_covered_once(m, *cell):
-        return total(m.x[p] for p in m.PLACEMENTS_COVERING[cell]) == 1
+        return sum_over(m.x, m.PLACEMENTS_COVERING[cell]) == 1
 
     @model.Constraint(model.PIECE_TYPES)
     def each_piece_used_as_often_as_it_exists(m, t):
-        return total(m.x[p] for p in m.PLACEMENTS_OF[t]) == m.COPIES[t]
+        return sum_over(m.x, m.PLACEMENTS_OF[t]) == m.COPIES[t]
 
     @model.Constraint(model.REQUIREMENTS)
     def each_peg_and_clue_met(m, r):
-        return total(m.x[p] for p in m.PLACEMENTS_MEETING[r]) == 1
+        return sum_over(m.x, m.PLACEMENTS_MEETING[r]) == 1
 
     @model.Constraint(model.PRE_PLACED)
     def pre_placed_pieces_stay(m, f):
-        return total(m.x[p] for p in m.PLACEMENTS_AS_GIVEN[f]) == 1
+        return sum_over(m.x, m.PLACEMENTS_AS_GIVEN[f]) == 1
 
     model.feasibility = pyo.Objective(expr=0, sense=pyo.minimize)
     return model

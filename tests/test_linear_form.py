@@ -1,0 +1,87 @@
+"""The fast reader of flat linear models against hand-computed matrices and Pyomo's compiler."""
+
+import numpy as np
+import pyomo.environ as pyo
+import pytest
+
+from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core.linear_form import read_linear_form
+from pyomo_puzzles.core.solvers import SolverSession, _compiled_linear_form
+
+
+def hand_model() -> pyo.ConcreteModel:
+    m = pyo.ConcreteModel()
+    m.x = pyo.Var(domain=pyo.Integers, bounds=(0, 10))
+    m.y = pyo.Var(domain=pyo.Integers, bounds=(0, 10))
+    m.z = pyo.Var(domain=pyo.NonNegativeReals, bounds=(0, 5))
+    m.w = pyo.Var(initialize=2)
+    m.w.fix()
+    m.p = pyo.Param(initialize=2, mutable=True)
+    m.c1 = pyo.Constraint(expr=2 * m.x + m.x - m.y + 3 <= 10)           # 3x - y <= 7
+    m.c2 = pyo.Constraint(expr=-(m.x + 2 * m.z) + m.w >= -8)            # -x - 2z >= -10
+    m.c3 = pyo.Constraint(expr=pyo.inequality(1, m.y + m.z, 4))         # 1 <= y + z <= 4
+    m.c4 = pyo.Constraint(expr=m.p * m.x == 4)                          # 2x = 4
+    m.obj = pyo.Objective(expr=m.x + 2 * m.y + 1 + m.w, sense=pyo.maximize)
+    return m
+
+
+def dense(form) -> np.ndarray:
+    matrix = np.zeros((len(form.row_lower), len(form.columns)))
+    for col in range(len(form.columns)):
+        for k in range(form.start[col], form.start[col + 1]):
+            matrix[form.index[k], col] += form.value[k]
+    return matrix
+
+
+def test_reads_the_hand_model_exactly():
+    form = read_linear_form(hand_model())
+    assert form is not None
+    assert [v.name for v in form.columns] == ["x", "y", "z"]  # order of first use
+    assert dense(form).tolist() == [[3, -1, 0], [-1, 0, -2], [0, 1, 1], [2, 0, 0]]
+    assert form.row_lower.tolist() == [-np.inf, -10, 1, 4]
+    assert form.row_upper.tolist() == [7, np.inf, 4, 4]
+    assert form.cost.tolist() == [1, 2, 0] and form.offset == 3 and form.maximise
+    assert form.col_lower.tolist() == [0, 0, 0] and form.col_upper.tolist() == [10, 10, 5]
+    assert form.integer.tolist() == [True, True, False]
+
+
+def test_hand_model_optimum_on_both_paths():
+    # x = 2 (c4); y + z <= 4 with y, z >= 0: y = 4, z = 0; objective 2 + 8 + 1 + 2 = 13
+    fast = hand_model()
+    outcome = SolverSession("highs", fast).solve()
+    assert outcome.status == "optimal" and outcome.objective == pytest.approx(13)
+    assert (pyo.value(fast.x), pyo.value(fast.y), pyo.value(fast.z)) == pytest.approx((2, 4, 0))
+    compiled = _compiled_linear_form(hand_model())
+    assert compiled.maximise and compiled.cost.tolist() == [1, 2, 0] and compiled.offset == 3
+
+
+def test_named_expressions_fall_back_to_the_compiler():
+    m = hand_model()
+    m.e = pyo.Expression(expr=m.y + m.z)
+    m.c3.deactivate()
+    m.c5 = pyo.Constraint(expr=m.e <= 3)
+    assert read_linear_form(m) is None
+    outcome = SolverSession("highs", m).solve()
+    assert outcome.status == "optimal" and outcome.objective == pytest.approx(11)  # y = 3
+
+
+@pytest.mark.parametrize("name, formulation", [
+    ("packing/l_tromino_cube", "cell_assignment"),
+    ("packing/l_tromino_cube", "placement"),
+    ("packing/iq_twist/challenge_30", "placement"),
+    ("packing/iq_twist/challenge_30", "coordinates_tight"),
+])
+def test_same_matrix_as_pyomos_compiler(name, formulation):
+    instance = instances.load(name)
+    model = run.build_model(instance, run.choose_formulation(instance, formulation))
+    fast, compiled = read_linear_form(model), _compiled_linear_form(model)
+    assert fast is not None
+    by_name = {v.name: i for i, v in enumerate(compiled.columns)}
+    order = [by_name[v.name] for v in fast.columns]
+    assert len(order) == len(compiled.columns)
+    # the compiler may drop empty rows; compare the nonempty rows as sets of (row, bounds)
+    def rows(form, matrix):
+        return sorted((tuple(r), lo, hi) for r, lo, hi in zip(matrix.tolist(), form.row_lower, form.row_upper)
+                      if any(r))
+    assert rows(fast, dense(fast)) == rows(compiled, dense(compiled)[:, order])
+    assert fast.integer.tolist() == compiled.integer[order].tolist()
