@@ -150,8 +150,8 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
     """
     form = choose_formulation(instance, formulation)
     if form.solution_vars is None:
-        raise UserError(f"formulation '{form.name}' cannot enumerate solutions "
-                        "(its solutions are not identified by 0/1 variables); use another")
+        raise UserError(f"formulation '{form.name}' cannot enumerate solutions; use another "
+                        f"(e.g. '{instance.family.default_formulation}')")
     started = time.perf_counter()
     model = build_model(instance, form)
     if restrict and form.prepare_enumeration is not None:

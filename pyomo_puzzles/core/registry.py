@@ -81,7 +81,8 @@ class Family:
     """Challenge generators by name: generator(seed=..., **options) -> instance data."""
     reference_solvers: dict[str, "ReferenceSolver"] = field(default_factory=dict)
     """Non-IP methods people would otherwise use (packing: dancing links), by solver name."""
-    """Challenge generators by name: generator(seed=..., **options) -> instance data."""
+    design: Callable[..., dict] | None = None
+    """Puzzle-design questions: design(question=..., distinct=..., solver=...) -> report."""
     variants: Callable[[Any, Solution], int] = field(default=lambda spec, solution: 1)
     """How many solutions a found solution stands for when variants that enumeration
     identifies (packing: where a symmetric piece's rings fall) are counted apart."""

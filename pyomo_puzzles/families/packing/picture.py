@@ -14,24 +14,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-import seaborn as sns  # noqa: E402
 
+from pyomo_puzzles.core.palette import colour_of, palette  # noqa: E402
 from pyomo_puzzles.families.packing.spec import PackingSpec, face_cells  # noqa: E402
-
-_CB = sns.color_palette("colorblind", 10)
-NAMED_COLOURS = {"blue": _CB[0], "orange": _CB[1], "green": _CB[2], "red": _CB[3], "purple": _CB[4],
-                 "brown": _CB[5], "pink": _CB[6], "grey": _CB[7], "yellow": _CB[8], "cyan": _CB[9],
-                 "white": (0.97, 0.97, 0.97), "black": (0.25, 0.25, 0.25)}
-
-
-def palette(n: int) -> list:
-    """Colour-blind-safe colours for n pieces (seaborn 'colorblind', extended if needed)."""
-    return [_CB[i % 10] for i in range(n)] if n <= 10 else sns.color_palette("husl", n)
-
-
-def colour_of(name: str | None, fallback):
-    return NAMED_COLOURS.get(name, fallback) if name else fallback
-
 
 def _label(name: str, index: int, copies: int) -> str:
     if copies > 1:

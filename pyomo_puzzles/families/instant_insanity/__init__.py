@@ -1,0 +1,52 @@
+"""Instant Insanity: stack n coloured cubes so the four long sides meet a colour rule."""
+
+from pathlib import Path
+
+from pyomo_puzzles.core.registry import Family, Formulation, register
+from pyomo_puzzles.families.instant_insanity import (
+    checker,
+    design,
+    generate,
+    model_opposite_pairs,
+    model_rotations,
+    orbits,
+    picture,
+    spec,
+)
+from pyomo_puzzles.families.instant_insanity.schema import SCHEMA
+
+FAMILY = register(Family(
+    name="instant_insanity",
+    summary="n coloured cubes in a tower: every long side all different colours, or each one colour",
+    schema=SCHEMA,
+    load=spec.load,
+    formulations={
+        "rotations": Formulation(
+            name="rotations",
+            summary="the paper's model (Loeffler et al. 2020): one of 24 rotations per cube",
+            build_model=model_rotations.build_model,
+            model_data=model_rotations.model_data,
+            decode=model_rotations.decode,
+            solution_vars=model_rotations.solution_vars,
+            partitions=model_rotations.partitions,
+            prepare_enumeration=orbits.prepare_enumeration,
+        ),
+        "opposite_pairs": Formulation(
+            name="opposite_pairs",
+            summary="the classic graph model: two edge-disjoint subgraphs of opposite-face pairs",
+            build_model=model_opposite_pairs.build_model,
+            model_data=model_opposite_pairs.model_data,
+            decode=model_opposite_pairs.decode,
+        ),
+    },
+    default_formulation="rotations",
+    check=checker.check,
+    solution_key=orbits.solution_key,
+    symmetry_images=orbits.symmetry_images,
+    draw=picture.draw,
+    generators=generate.GENERATORS,
+    design=design.run,
+    instances_dir=Path(__file__).parent / "instances",
+    describe=lambda s: f"{s.n} cubes, {len(s.colours)} colours, {s.question.replace('_', '-')}, "
+                       f"cube order {s.order}",
+))

@@ -1,0 +1,63 @@
+"""Load an Instant Insanity instance: n cubes with coloured faces, a question, an order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pyomo_puzzles.core import instances as core_instances
+from pyomo_puzzles.errors import DataError
+from pyomo_puzzles.families.instant_insanity.schema import SCHEMA
+
+
+@dataclass(frozen=True)
+class CubeSet:
+    """n cubes; `cubes[i][f-1]` is the colour of face f of cube i+1."""
+
+    colours: tuple[str, ...]
+    cubes: tuple[tuple[str, ...], ...]
+    question: str          # "all_different" or "all_equal"
+    order: str             # "fixed" or "any"
+    title: str = ""
+
+    @property
+    def n(self) -> int:
+        return len(self.cubes)
+
+
+def _merge_base(data: dict, path: Path) -> dict:
+    """Resolve `base`: its fields, overridden by this file's (its `known` figures dropped)."""
+    if "base" not in data:
+        return data
+    relative = path.parent / data["base"]
+    try:
+        _, base_path = core_instances.resolve(relative if relative.is_file() else data["base"])
+    except Exception:
+        raise DataError(path, "base", f"no shipped instance or file {data['base']!r}") from None
+    base = core_instances.read_data_file(base_path)
+    core_instances.validate(base, SCHEMA, base_path)
+    base = _merge_base(base, base_path)
+    base.pop("known", None)
+    return {**base, **{k: v for k, v in data.items() if k != "base"}}
+
+
+def load(data: dict, path: Path) -> CubeSet:
+    data = _merge_base(data, path)
+    for required in ("colours", "cubes", "question"):
+        if required not in data:
+            raise DataError(path, required, "required field is missing")
+    colours = tuple(data["colours"])
+    cubes = tuple(tuple(cube) for cube in data["cubes"])
+    for i, cube in enumerate(cubes):
+        for f, colour in enumerate(cube):
+            if colour not in colours:
+                raise DataError(path, f"cubes[{i}][{f}]",
+                                f"colour {colour!r} is not one of the colours ({', '.join(colours)})")
+    if len(colours) != len(cubes):
+        raise DataError(path, "colours", f"{len(colours)} colours for {len(cubes)} cubes: "
+                                         "an instance has as many colours as cubes")
+    if data["question"] == "all_equal" and len(colours) < 4:
+        raise DataError(path, "question", "all_equal needs at least 4 colours (the four long "
+                                          "sides show different colours)")
+    return CubeSet(colours=colours, cubes=cubes, question=data["question"],
+                   order=data.get("order", "fixed"), title=data.get("title", ""))
