@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -93,8 +94,9 @@ def cmd_count(args: argparse.Namespace) -> int:
     if result.solutions_with_variants != result.solutions:
         variants = f" ({result.solutions_with_variants} counting variants apart)"
     if args.up_to_symmetry:
-        print(f"{instance.name}: {result.classes} solutions up to symmetry (group of order "
-              f"{result.group_order}), {result.solutions} in all{variants}; {state}; "
+        group = f" (group of order {result.group_order})" if result.group_order else ""
+        print(f"{instance.name}: {result.classes} solutions up to symmetry{group}, "
+              f"{result.solutions} in all{variants}; {state}; "
               f"{result.solves} solves, {result.cuts} cuts, {result.elapsed:.2f} s")
     else:
         print(f"{instance.name}: {result.solutions} solutions{variants}; {state}; "
@@ -149,13 +151,19 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     from pyomo_puzzles.core import registry
 
-    options = {k: v for k, v in (("pegs", args.pegs), ("unknown", args.unknown), ("pieces", args.pieces))
+    options = {k: v for k, v in (("pegs", args.pegs), ("unknown", args.unknown), ("pieces", args.pieces),
+                                 ("cubes", args.cubes), ("unsolvable", args.unsolvable or None))
                if v is not None}
-    data = registry.generator(args.name)(seed=args.seed, solver=args.solver, **options)
+    generator = registry.generator(args.name)
+    accepted = inspect.signature(generator).parameters
+    for option in options:
+        if option not in accepted:
+            raise UserError(f"option --{option} does not apply to the {args.name} generator")
+    data = generator(seed=args.seed, solver=args.solver, **options)
     text = yaml.safe_dump(data, sort_keys=False, default_flow_style=None)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
-        print(f"challenge written to {args.output} (unique covering proved by {args.solver})")
+        print(f"instance written to {args.output} (generated with {args.solver})")
     else:
         print(text, end="")
     return EXIT_OK
@@ -238,14 +246,18 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("solution", help="a run record or a bare solution (JSON)")
     check.set_defaults(func=cmd_check)
 
-    generate = sub.add_parser("generate", help="generate a challenge with a unique solution")
-    generate.add_argument("name", help="iq_twist or cube_puzzler")
+    generate = sub.add_parser("generate", help="generate an instance (a challenge with a unique solution, "
+                                                "or a random n-cube tower)")
+    generate.add_argument("name", help="iq_twist, cube_puzzler or instant_insanity")
     generate.add_argument("--seed", type=int, default=1)
     generate.add_argument("--pegs", type=int, help="iq_twist: number of pegs")
     generate.add_argument("--unknown", type=int, help="cube_puzzler: face squares to leave unknown")
     generate.add_argument("--pieces", help="cube_puzzler: instance with your own pieces (name or file)")
+    generate.add_argument("--cubes", type=int, help="instant_insanity: number of cubes (default 4)")
+    generate.add_argument("--unsolvable", action="store_true",
+                          help="instant_insanity: an instance proved to have no tower")
     generate.add_argument("--solver", "-s", default="highs")
-    generate.add_argument("--output", "-o", help="write the challenge (YAML) here")
+    generate.add_argument("--output", "-o", help="write the instance (YAML) here")
     generate.set_defaults(func=cmd_generate)
 
     design = sub.add_parser("design", help="answer a puzzle-design question exactly, with proof")

@@ -38,7 +38,7 @@ def draw(spec: CubeSet, solution: dict, path: Path) -> None:
         ax.set_aspect("equal")
         ax.axis("off")
         ax.set_title(f"side {side + 1}", fontsize=8)
-    fig.suptitle(spec.title or "Instant Insanity", fontsize=9)
+    fig.suptitle(spec.title or "Instant Insanity", fontsize=9, y=1.04)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, bbox_inches="tight", dpi=200)
