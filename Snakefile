@@ -1,11 +1,13 @@
-# pyomo-puzzles main workflow: solve the configured instances with every configured
-# formulation and installed solver, check each solution, and draw a picture of each.
+# pyomo-puzzles experiment pipeline: the configured matrix (instances x formulations x
+# solvers x repeats), one run record per cell, a tidy table of all runs, summary tables
+# (CSV, LaTeX), figures (PDF, PNG) and a report page, all under the results folder.
 # Run:  snakemake --cores 2                 (default: workflows/config/default.yaml)
 #       snakemake --cores 2 --configfile workflows/config/smoke.yaml
+#       snakemake --profile workflows/profiles/slurm     (on a SLURM cluster)
 
-from pathlib import Path
+import sys
 
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 min_version("9.0")
 
@@ -13,22 +15,18 @@ min_version("9.0")
 configfile: "workflows/config/default.yaml"
 
 
-validate(config, "workflows/schemas/config.schema.yaml")
-
-
 include: "workflows/rules/common.smk"
 include: "workflows/rules/solve.smk"
+include: "workflows/rules/report.smk"
 
 
 rule all:
     input:
-        f"{RESULTS}/summary.md",
+        f"{RESULTS}/report.md",
+        f"{RESULTS}/tables/runs.parquet",
         pictures(),
     default_target: True
 
 
 onsuccess:
-    summary = Path(f"{RESULTS}/summary.md")
-    if summary.exists():
-        print(summary.read_text())
-        print(f"Run records: {RESULTS}/runs/   pictures: {RESULTS}/pictures/")
+    print(f"Report: {RESULTS}/report.md   tables: {RESULTS}/tables/   figures: {RESULTS}/figures/")

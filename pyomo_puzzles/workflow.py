@@ -1,33 +1,84 @@
-"""What the Snakemake scripts call: thin wrappers around the public run functions."""
+"""What the Snakemake scripts call: thin wrappers around the package's public functions.
+
+Runs are done in batches (one Python start-up per batch, see `experiment.batches`). A
+batch writes each run's record atomically as soon as the run ends, and skips runs whose
+record already exists with the same settings, so an interrupted pipeline resumes without
+redoing finished runs; the batch's manifest (its Snakemake output) is written last.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 from pathlib import Path
 from typing import Any
 
-from pyomo_puzzles.core import instances, records, run
+import yaml
+
+from pyomo_puzzles.core import instances, records, registry, run
+from pyomo_puzzles.experiment import Run, environment, solver_formulation
 
 
-def solve_to_record(smk: Any) -> None:
-    """Run one (instance, formulation, solver) and write its record, whatever happens.
+def _same_settings(path: Path, time_limit: float, threads: int) -> bool:
+    try:
+        old = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError):
+        return False
+    return old.get("time_limit") == time_limit and old.get("threads") == threads
 
-    A formulation that does not apply to the instance is recorded as an error with the
-    reason, so the results table shows it rather than silently missing it.
-    """
-    w = smk.wildcards
-    name = f"{w.puzzle}/{w.name}"
+
+def load_run_instance(name: str, results: str):
+    """A shipped instance, or a generated one from its file in the results folder."""
+    if name.startswith("generated/"):
+        path = Path(results) / "instances" / f"{name.removeprefix('generated/')}.yaml"
+        return instances.from_data(instances.read_data_file(path), path, shipped_name=name)
+    return instances.load(name)
+
+
+def run_one(item: Run, results: str, time_limit: float, threads: int) -> records.RunRecord:
+    """One run, whatever happens: a formulation or solver problem becomes an error record."""
+    try:
+        instance = load_run_instance(item.instance, results)
+        formulation = None if item.formulation == solver_formulation(item.solver) else item.formulation
+        record = run.run(instance, formulation, item.solver, time_limit, threads, isolate=True)
+    except Exception as error:  # noqa: BLE001 - a record must be written for every run
+        record = records.RunRecord(puzzle=item.instance.split("/")[0], instance=item.instance,
+                                   formulation=item.formulation, solver=item.solver, status="error",
+                                   message=str(error).splitlines()[0], time_limit=time_limit, threads=threads)
+    record.instance = item.instance
+    return record
+
+
+def solve_batch(smk: Any) -> None:
+    results, time_limit, threads = smk.params.results, smk.params.time_limit, smk.params.threads
+    done = []
     with open(smk.log[0], "w") as log, contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
-        instance = instances.load(name)
-        try:
-            record = run.run(instance, w.formulation, w.solver, smk.params.time_limit,
-                             smk.params.threads, isolate=True)
-        except Exception as error:  # noqa: BLE001 - a record must be written for every run
-            record = records.RunRecord(puzzle=w.puzzle, instance=name, formulation=w.formulation,
-                                       solver=w.solver, status="error", message=str(error))
-        print(f"{name} {w.formulation} {w.solver}: {record.status} {record.message}")
-    records.write_json_atomic(smk.output.record, record.to_dict())
+        for entry in smk.params.runs:
+            item = Run(**entry)
+            path = Path(item.record_path(results))
+            if _same_settings(path, time_limit, threads):
+                print(f"{path}: kept (finished earlier)")
+            else:
+                record = run_one(item, results, time_limit, threads)
+                records.write_json_atomic(path, record.to_dict())
+                print(f"{path}: {record.status} {record.message}".rstrip(), flush=True)
+            done.append(str(path))
+    records.write_json_atomic(smk.output.manifest, {"records": done})
+
+
+def generate_instance(smk: Any) -> None:
+    p = smk.params
+    data = registry.generator(p.generator)(seed=p.seed, **dict(p.options))
+    path = Path(smk.output.instance)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(yaml.safe_dump(data, sort_keys=False, default_flow_style=None), encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_environment(smk: Any) -> None:
+    records.write_json_atomic(smk.output.environment, environment(dict(smk.params.config), Path.cwd()))
 
 
 def draw_instance(smk: Any) -> None:
@@ -37,6 +88,55 @@ def draw_instance(smk: Any) -> None:
     if record.solution is None or not record.checked:
         raise RuntimeError(f"no checked solution to draw: {record.status} {record.message}")
     instance.family.draw(instance.spec, record.solution, Path(smk.output.picture))
+
+
+# --- the tidy table of runs --------------------------------------------------------------
+
+COLUMNS = ("puzzle", "instance", "formulation", "solver", "repeat", "solver_version", "status", "checked",
+           "killed", "wall_time", "build_time", "solver_time", "nodes", "objective", "bound", "time_limit",
+           "threads", "message", "started_at", "size", "size_label", "known_solvable", "known_objective")
+
+
+def _instance_facts(name: str, results: str) -> dict:
+    """Size (for scaling plots) and the known answer, if the instance file has one."""
+    try:
+        instance = load_run_instance(name, results)
+    except Exception:  # noqa: BLE001 - a broken instance still has its (error) runs in the table
+        return {}
+    size = instance.family.size(instance.spec) if instance.family.size else None
+    known = instance.raw.get("known", {}) or {}
+    solvable = known.get("solvable")
+    if solvable is None and "solutions" in known:
+        solvable = known["solutions"] > 0
+    return {"size": size[0] if size else math.nan, "size_label": size[1] if size else None,
+            "known_solvable": solvable, "known_objective": known.get("objective", math.nan)}
+
+
+def runs_table(record_paths: list[str], results: str):
+    """One row per run (pandas DataFrame, the columns in `COLUMNS`)."""
+    import pandas as pd
+
+    rows, facts = [], {}
+    for path in record_paths:
+        data = json.loads(Path(path).read_text())
+        name = data["instance"]
+        if name not in facts:
+            facts[name] = _instance_facts(name, results)
+        row = {k: data.get(k) for k in COLUMNS}
+        row["repeat"] = int(Path(path).stem.removeprefix("repeat"))
+        row.update(facts[name])
+        rows.append(row)
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def collect_runs(smk: Any) -> None:
+    paths = [p for manifest in smk.input.manifests for p in json.loads(Path(manifest).read_text())["records"]]
+    table = runs_table(paths, smk.params.results)
+    for out, writer in ((smk.output.parquet, "to_parquet"), (smk.output.csv, "to_csv")):
+        tmp = Path(out).with_name(Path(out).name + ".tmp")
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        getattr(table, writer)(tmp, index=False)
+        tmp.replace(out)
 
 
 def records_table(paths: list[str]) -> str:
@@ -52,6 +152,41 @@ def records_table(paths: list[str]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def summarise_records(smk: Any) -> None:
-    table = records_table(list(smk.input.records))
-    Path(smk.output.table).write_text(table, encoding="utf-8")
+# --- tables, figures, report (pyomo_puzzles.report does the work) ------------------------
+
+def write_summary_tables(smk: Any) -> None:
+    import pandas as pd
+
+    from pyomo_puzzles.report import tables
+
+    summary = tables.summary(pd.read_parquet(smk.input.runs))
+    tables.write_summary(summary, smk.output.csv, smk.output.tex)
+
+
+def draw_figures(smk: Any) -> None:
+    import pandas as pd
+
+    from pyomo_puzzles.report import figures
+
+    runs = pd.read_parquet(smk.input.runs)
+    style = figures.FigureStyle(**dict(smk.params.style))
+    style.apply()
+    out = Path(smk.params.directory)
+    out.mkdir(parents=True, exist_ok=True)
+    drawn = []
+    for name, draw in (("runtime", figures.runtime_per_instance), ("performance_profile", figures.performance_profile),
+                       ("cactus", figures.cactus), ("scaling", figures.scaling)):
+        drawn += [str(p) for p in draw(runs, style, out / name)]
+    records.write_json_atomic(smk.output.manifest, {"figures": drawn})
+
+
+def write_report(smk: Any) -> None:
+    import pandas as pd
+
+    from pyomo_puzzles.report import page
+
+    runs = pd.read_parquet(smk.input.runs)
+    summary = pd.read_csv(smk.input.summary)
+    drawn = [Path(p) for p in json.loads(Path(smk.input.figures).read_text())["figures"]]
+    env = json.loads(Path(smk.input.environment).read_text())
+    page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report))

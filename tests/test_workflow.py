@@ -1,13 +1,20 @@
-"""The Snakemake main job on the smoke configuration: records, picture, summary, resume."""
+"""The Snakemake pipeline on small configurations: records, tables, figures, report,
+resumption after a hard kill, configuration errors and missing solvers."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import jsonschema
+import pandas as pd
+import pytest
 
 from conftest import ROOT
 from pyomo_puzzles.core import solvers
@@ -16,25 +23,125 @@ from pyomo_puzzles.core.records import RUN_RECORD_SCHEMA
 SNAKEMAKE = Path(sys.executable).parent / "snakemake"
 
 
-def snakemake(results: Path, *extra: str) -> subprocess.CompletedProcess:
+def snakemake(results: Path, *extra: str, configfile: str = "workflows/config/smoke.yaml",
+              env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [str(SNAKEMAKE), "--cores", "2", "--configfile", "workflows/config/smoke.yaml",
-         "--config", f"results={results}", *extra],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
+        [str(SNAKEMAKE), "--cores", "2", "--configfile", configfile, "--config", f"results={results}", *extra],
+        cwd=ROOT, capture_output=True, text=True, timeout=900, env=env)
 
 
-def test_smoke_experiment_runs_and_resumes(tmp_path):
-    results = tmp_path / "results"
-    first = snakemake(results)
-    assert first.returncode == 0, first.stderr[-2000:]
-    installed = [s for s in ("highs", "glpk") if solvers.availability(s)[0]]
-    records = sorted(results.glob("runs/packing/l_tromino_cube/placement/*/repeat1.json"))
-    assert [p.parent.name for p in records] == sorted(installed)
-    for path in records:
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    results = tmp_path_factory.mktemp("smoke") / "results"
+    done = snakemake(results)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return results
+
+
+def test_smoke_records_one_per_run(smoke):
+    installed = sorted(s for s in ("highs", "glpk") if solvers.availability(s)[0])
+    expected = {("packing/l_tromino_cube", "placement"), ("instant_insanity/parker_brothers", "rotations"),
+                ("generated/instant_insanity/cubes5_seed1", "rotations")}
+    found = set()
+    for path in smoke.glob("runs/**/repeat1.json"):
         record = json.loads(path.read_text())
         jsonschema.validate(record, RUN_RECORD_SCHEMA)
-        assert record["status"] == "optimal" and record["checked"] is True
-    assert (results / "pictures/packing/l_tromino_cube.png").stat().st_size > 1000
-    assert "| packing/l_tromino_cube | placement |" in (results / "summary.md").read_text()
-    second = snakemake(results)
-    assert second.returncode == 0 and "Nothing to be done" in second.stdout + second.stderr
+        assert record["status"] == "optimal" and record["checked"] is True, record["message"]
+        found.add((record["instance"], record["formulation"], record["solver"]))
+    assert found == {(i, f, s) for i, f in expected for s in installed}
+
+
+def test_smoke_tables_are_tidy(smoke):
+    runs = pd.read_parquet(smoke / "tables/runs.parquet")
+    assert len(runs) == len(pd.read_csv(smoke / "tables/runs.csv")) == len(list(smoke.glob("runs/**/*.json")))
+    assert not runs.duplicated(["instance", "formulation", "solver", "repeat"]).any()
+    assert set(runs.loc[runs.puzzle == "instant_insanity", "size_label"]) == {"cubes"}
+    tex = (smoke / "tables/summary.tex").read_text()
+    assert "\\toprule" in tex and "\\bottomrule" in tex
+
+
+def test_smoke_figures_report_and_environment(smoke):
+    figures = json.loads((smoke / "figures/figures.json").read_text())["figures"]
+    assert {Path(f).suffix for f in figures} == {".pdf", ".png"}
+    assert all(Path(f).stat().st_size > 1000 for f in figures)
+    report = (smoke / "report.md").read_text()
+    assert "performance_profile.png" in report
+    env = json.loads((smoke / "environment.json").read_text())
+    assert env["packages"]["pyomo"] and env["cores"] >= 1 and env["config"]["time_limit"] == 20
+    assert (smoke / "pictures/instant_insanity/parker_brothers.png").stat().st_size > 1000
+
+
+def test_smoke_second_run_has_nothing_to_do(smoke):
+    again = snakemake(smoke)
+    assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
+
+
+SLOW_CONFIG = """\
+instances: [packing/iq_twist/challenge_45, packing/iq_twist/challenge_46, packing/iq_twist/challenge_47]
+formulations: [coordinates]
+solvers: [highs]
+repeats: 1
+time_limit: 3
+threads: 1
+batch: 10
+"""
+
+
+def test_killed_pipeline_resumes_without_redoing_finished_runs(tmp_path):
+    # the faithful coordinate model does not solve these challenges in 3 s: 3 timeouts in one batch
+    config = tmp_path / "slow.yaml"
+    config.write_text(SLOW_CONFIG)
+    results = tmp_path / "results"
+    command = [str(SNAKEMAKE), "--cores", "1", "--configfile", str(config), "--config", f"results={results}",
+               "--", str(results / "tables/runs.parquet")]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and not list(results.glob("runs/**/repeat1.json")):
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGKILL)  # as a power cut or a cluster pre-emption would
+    process.wait()
+    first = list(results.glob("runs/**/repeat1.json"))
+    assert len(first) >= 1
+    before = {p: p.stat().st_mtime_ns for p in first}
+    assert subprocess.run([*command[:-2], "--unlock"], cwd=ROOT, capture_output=True).returncode == 0
+    resumed = subprocess.run([*command[:-2], "--rerun-incomplete", *command[-2:]], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert {p: p.stat().st_mtime_ns for p in first} == before
+    log = (results / "logs/batches/batch0.log").read_text()
+    assert log.count("kept (finished earlier)") == len(first)
+    statuses = [json.loads(p.read_text())["status"] for p in results.glob("runs/**/repeat1.json")]
+    assert statuses == ["time_limit"] * 3
+
+
+@pytest.mark.parametrize("extra, key", [
+    (["time_limt=5"], "time_limt"),
+    (["solvers=[higs]"], "solvers[0]"),
+    (["formulations=[placment]"], "formulations[0]"),
+    (["instances=[packing/no_such_board]"], "instances[0]"),
+])
+def test_configuration_typos_stop_before_anything_runs(tmp_path, extra, key):
+    done = snakemake(tmp_path / "results", "--config", *extra)
+    assert done.returncode != 0
+    assert f"configuration key '{key}'" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def test_missing_solver_is_reported_and_skipped(tmp_path):
+    # a PATH with every program of the system except GLPK's glpsol
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for folder in ("/usr/local/bin", "/usr/bin", "/bin"):
+        for program in Path(folder).glob("*"):
+            if program.name != "glpsol" and not (bin_dir / program.name).exists():
+                (bin_dir / program.name).symlink_to(program)
+    venv_bin = Path(sys.executable).parent
+    if (venv_bin / "glpsol").exists():
+        pytest.skip("glpsol is installed inside the virtual environment; cannot hide it")
+    env = {**os.environ, "PATH": f"{venv_bin}{os.pathsep}{bin_dir}"}
+    done = snakemake(tmp_path / "results", "-n", env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "solver glpk is not installed, skipped" in done.stderr
+    # smoke: 3 runs per solver in batches of 4; without GLPK the 3 HiGHS runs make one batch
+    assert re.search(r"solve_batch\s+1\n", done.stdout), done.stdout[-1500:]

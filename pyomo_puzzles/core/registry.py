@@ -81,6 +81,8 @@ class Family:
     """Challenge generators by name: generator(seed=..., **options) -> instance data."""
     reference_solvers: dict[str, "ReferenceSolver"] = field(default_factory=dict)
     """Non-IP methods people would otherwise use (packing: dancing links), by solver name."""
+    size: Callable[[Any], tuple[float, str]] | None = None
+    """An instance's size for scaling plots, with its unit, e.g. (8, "cubes")."""
     design: Callable[..., dict] | None = None
     """Puzzle-design questions: design(question=..., distinct=..., solver=...) -> report."""
     variants: Callable[[Any, Solution], int] = field(default=lambda spec, solution: 1)

@@ -1,37 +1,40 @@
-# Helpers shared by the rules: the experiment matrix, filtered to installed solvers.
-import sys
+# The experiment matrix, checked before anything runs (a typo stops here, one line naming
+# the key), expanded into batches of runs; missing solvers are reported and skipped.
+import dataclasses
+import os
 
-from pyomo_puzzles.core import solvers as _solvers
+from pyomo_puzzles import experiment
+from pyomo_puzzles.errors import UserError
 
-RESULTS = config.get("results", "results")
+try:
+    config = experiment.validate_config(config, workflow.source_path("../schemas/config.schema.yaml"))
+    RUNS, GENERATED = experiment.matrix(config, report=lambda line: print(line, file=sys.stderr))
+except UserError as error:
+    sys.exit(f"pyomo-puzzles: error in the configuration: {error}")
 
-
-def installed_solvers():
-    """The configured solvers that are installed; the others are reported and skipped."""
-    chosen = []
-    for name in config["solvers"]:
-        ok, detail = _solvers.availability(name)
-        if ok:
-            chosen.append(name)
-        else:
-            print(f"[pyomo-puzzles] skipping solver {name}: {detail}", file=sys.stderr)
-    return chosen
-
-
-def split_instance(name):
-    puzzle, _, stem = name.partition("/")
-    return puzzle, stem
+RESULTS = config["results"]
+BATCHES = experiment.batches(RUNS, config["batch"])
+GENERATED_BY_NAME = {g.name: g for g in GENERATED}
 
 
-def run_records():
-    return [
-        f"{RESULTS}/runs/{instance}/{formulation}/{solver}/repeat{repeat}.json"
-        for instance in config["instances"]
-        for formulation in config["formulations"]
-        for solver in installed_solvers()
-        for repeat in range(1, config["repeats"] + 1)
-    ]
+def batch_runs(wildcards):
+    return [dataclasses.asdict(r) for r in BATCHES[int(wildcards.batch)]]
+
+
+def batch_inputs(wildcards):
+    """The generated instance files a batch needs."""
+    names = {r.instance for r in BATCHES[int(wildcards.batch)]}
+    return sorted(GENERATED_BY_NAME[n].path(RESULTS) for n in names if n in GENERATED_BY_NAME)
+
+
+def manifests():
+    return [f"{RESULTS}/batches/batch{i}.json" for i in range(len(BATCHES))]
+
+
+def generated_params(wildcards):
+    return GENERATED_BY_NAME[f"generated/{wildcards.generator}/{wildcards.stem}"]
 
 
 def pictures():
-    return [f"{RESULTS}/pictures/{instance}.png" for instance in config["instances"]]
+    shipped = dict.fromkeys(r.instance for r in RUNS if not r.instance.startswith("generated/"))
+    return [f"{RESULTS}/pictures/{name}.png" for name in shipped]

@@ -1,23 +1,44 @@
-# One run per (instance, formulation, solver, repeat): a run record, always written,
-# also when the run times out or fails.
+# Runs in batches: one Python start-up per batch; every run's record is written atomically
+# as soon as it ends (also for timeouts, kills and errors), and a resumed batch keeps the
+# records of runs that finished before.
 
 
-rule solve:
+rule generate_instance:
     output:
-        record=f"{RESULTS}/runs/{{puzzle}}/{{name}}/{{formulation}}/{{solver}}/repeat{{repeat}}.json",
+        instance=f"{RESULTS}/instances/{{generator}}/{{stem}}.yaml",
     params:
+        generator=lambda w: generated_params(w).generator,
+        seed=lambda w: generated_params(w).seed,
+        options=lambda w: dict(generated_params(w).options),
+    log:
+        f"{RESULTS}/logs/instances/{{generator}}/{{stem}}.log",
+    conda:
+        "../envs/pyomo-puzzles.yaml"
+    script:
+        "../scripts/generate.py"
+
+
+rule solve_batch:
+    input:
+        batch_inputs,
+    output:
+        manifest=f"{RESULTS}/batches/batch{{batch}}.json",
+    params:
+        runs=batch_runs,
+        results=lambda w, output: os.path.dirname(os.path.dirname(output.manifest)),
         time_limit=config["time_limit"],
         threads=config["threads"],
     wildcard_constraints:
-        puzzle="[a-z_]+",
-        repeat="[0-9]+",
-    threads: 1
+        batch="[0-9]+",
+    threads: config["threads"]
+    resources:
+        runtime=lambda w: max(10, int(len(BATCHES[int(w.batch)]) * (config["time_limit"] + 15) / 60) + 5),
+    log:
+        f"{RESULTS}/logs/batches/batch{{batch}}.log",
     conda:
         "../envs/pyomo-puzzles.yaml"
-    log:
-        f"{RESULTS}/logs/runs/{{puzzle}}/{{name}}/{{formulation}}/{{solver}}/repeat{{repeat}}.log",
     script:
-        "../scripts/solve.py"
+        "../scripts/solve_batch.py"
 
 
 rule picture:
@@ -27,22 +48,9 @@ rule picture:
         solver="highs",
     wildcard_constraints:
         puzzle="[a-z_]+",
-    conda:
-        "../envs/pyomo-puzzles.yaml"
     log:
         f"{RESULTS}/logs/pictures/{{puzzle}}/{{name}}.log",
-    script:
-        "../scripts/picture.py"
-
-
-rule summary:
-    input:
-        records=run_records(),
-    output:
-        table=f"{RESULTS}/summary.md",
     conda:
         "../envs/pyomo-puzzles.yaml"
-    log:
-        f"{RESULTS}/logs/summary.log",
     script:
-        "../scripts/summary.py"
+        "../scripts/picture.py"

@@ -46,6 +46,7 @@ FAMILY = register(Family(
     draw=picture.draw,
     generators=generate.GENERATORS,
     design=design.run,
+    size=lambda s: (s.n, "cubes"),
     instances_dir=Path(__file__).parent / "instances",
     describe=lambda s: f"{s.n} cubes, {len(s.colours)} colours, {s.question.replace('_', '-')}, "
                        f"cube order {s.order}",

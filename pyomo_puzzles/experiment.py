@@ -1,0 +1,280 @@
+"""The experiment matrix: a configuration checked before anything runs, expanded into runs
+and batches of runs, and the environment record of a results folder.
+
+A configuration (YAML, checked against `workflows/schemas/config.schema.yaml` by
+Snakemake, and here against the registry) names:
+  instances     shipped names (``packing/l_tromino_cube``), globs over shipped names
+                (``packing/iq_twist/challenge_1*``), or generators with seeds
+                (``{generator: instant_insanity, seeds: [1, 2], options: {cubes: 8}}``);
+  formulations  each is used for the instances of the families that have it (and only where
+                it applies, e.g. the coordinate models only for 2D boards);
+  solvers       highs, cbc, glpk, and reference methods (``dlx`` for packing), each used
+                where it exists; missing ones are reported and skipped;
+  repeats, time_limit (seconds), threads, batch (runs per job).
+Every name is checked here, so a typo stops the workflow with one line naming the key.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import inspect
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from pyomo_puzzles.core import instances, registry, solvers
+from pyomo_puzzles.errors import UserError
+
+GENERATED_DIR = "instances"
+"""Generated instances are written under RESULTS/instances/<generator>/."""
+
+
+class ConfigError(UserError):
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"configuration key '{key}': {message}")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One cell of the matrix: a record file's worth of work."""
+
+    instance: str        # shipped name, or generated/<generator>/<stem>
+    formulation: str
+    solver: str
+    repeat: int
+
+    def record_path(self, results: str) -> str:
+        return f"{results}/runs/{self.instance}/{self.formulation}/{self.solver}/repeat{self.repeat}.json"
+
+
+@dataclass(frozen=True)
+class Generated:
+    """An instance the workflow generates: its name, file and how to make it."""
+
+    name: str
+    generator: str
+    seed: int
+    options: tuple[tuple[str, Any], ...]
+
+    def path(self, results: str) -> str:
+        return f"{results}/{GENERATED_DIR}/{self.name.removeprefix('generated/')}.yaml"
+
+
+DEFAULTS = {"batch": 8, "results": "results", "figures": {}}
+FIGURE_DEFAULTS = {"text_width_pt": 418.25, "latex": False, "font_size": 9}
+
+
+def validate_config(config: dict, schema_path: str | Path) -> dict:
+    """Check the configuration against its schema and the registry; fill in defaults.
+
+    Raises ConfigError naming the offending key (e.g. ``time_limt``) before anything runs."""
+    import jsonschema
+    import yaml
+
+    schema = yaml.safe_load(Path(schema_path).read_text())
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(config))
+    if errors:
+        error = jsonschema.exceptions.best_match(errors)
+        key = ".".join(str(p) for p in error.absolute_path) or "<top level>"
+        if error.validator == "additionalProperties":
+            extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+            raise ConfigError(".".join(filter(None, [key if error.absolute_path else "", extra[0]])), "unknown key")
+        if error.validator == "required":
+            raise ConfigError(error.message.split("'")[1], "required key is missing")
+        raise ConfigError(key, error.message.splitlines()[0])
+    config = {**DEFAULTS, **config}
+    config["figures"] = {**FIGURE_DEFAULTS, **config["figures"]}
+    check_names(config)
+    expand_instances(config["instances"])
+    return config
+
+
+def _slug(options: dict) -> str:
+    return "_".join(f"{k}{v}" for k, v in sorted(options.items())) or "default"
+
+
+def expand_instances(entries: list) -> tuple[list[str], list[Generated]]:
+    """Instance names in configuration order (globs expanded), and the generated ones."""
+    shipped = list(instances.shipped_instances())
+    names: list[str] = []
+    generated: list[Generated] = []
+    for i, entry in enumerate(entries):
+        key = f"instances[{i}]"
+        if isinstance(entry, dict):
+            for g in _generated(entry, key):
+                generated.append(g)
+                names.append(g.name)
+        elif any(ch in entry for ch in "*?["):
+            matched = [n for n in shipped if fnmatch.fnmatchcase(n, entry)]
+            if not matched:
+                raise ConfigError(key, f"the pattern {entry!r} matches no shipped instance")
+            names += matched
+        elif entry in shipped:
+            names.append(entry)
+        else:
+            raise ConfigError(key, f"no shipped instance {entry!r} (run 'pyomo-puzzles list')")
+    return list(dict.fromkeys(names)), generated
+
+
+def _generated(entry: dict, key: str) -> list[Generated]:
+    name = entry["generator"]
+    try:
+        generator = registry.generator(name)
+    except UserError as error:
+        raise ConfigError(f"{key}.generator", str(error)) from None
+    options = dict(entry.get("options", {}))
+    accepted = inspect.signature(generator).parameters
+    for option in options:
+        if option not in accepted or option in ("seed", "solver"):
+            raise ConfigError(f"{key}.options.{option}", f"not an option of the {name} generator")
+    return [Generated(f"generated/{name}/{_slug(options)}_seed{seed}", name, seed, tuple(sorted(options.items())))
+            for seed in entry["seeds"]]
+
+
+def check_names(config: dict) -> None:
+    """Formulations and solvers must exist somewhere (a typo is an error, not a skip)."""
+    families = registry.families().values()
+    known_forms = {f for fam in families for f in fam.formulations}
+    for i, name in enumerate(config["formulations"]):
+        if name not in known_forms:
+            raise ConfigError(f"formulations[{i}]", f"no formulation {name!r} (known: {', '.join(sorted(known_forms))})")
+    known_solvers = set(solvers.SOLVERS) | {s for fam in families for s in fam.reference_solvers}
+    for i, name in enumerate(config["solvers"]):
+        if name not in known_solvers:
+            raise ConfigError(f"solvers[{i}]", f"no solver {name!r} (known: {', '.join(sorted(known_solvers))})")
+
+
+def solver_status(name: str) -> tuple[bool, str]:
+    """(installed, version or the reason it is missing) of a MIP solver or reference method."""
+    if name in solvers.SOLVERS:
+        return solvers.availability(name)
+    ref = next(fam.reference_solvers[name] for fam in registry.families().values()
+               if name in fam.reference_solvers)
+    return ref.available()
+
+
+def available_solvers(config: dict, report=print) -> list[str]:
+    """The configured solvers that are installed; each missing one is reported once."""
+    chosen = []
+    for name in config["solvers"]:
+        ok, detail = solver_status(name)
+        if ok:
+            chosen.append(name)
+        else:
+            report(f"[pyomo-puzzles] solver {name} is not installed, skipped: {detail}")
+    return chosen
+
+
+def _family_of(name: str, generated: dict[str, Generated]) -> registry.Family:
+    if name in generated:
+        return registry.family(next(fam.name for fam in registry.families().values()
+                                    if generated[name].generator in fam.generators))
+    return registry.family(name.split("/", 1)[0])
+
+
+def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
+    """Every run of the experiment, instance by instance, and the instances to generate."""
+    check_names(config)
+    names, generated = expand_instances(config["instances"])
+    by_name = {g.name: g for g in generated}
+    chosen = available_solvers(config, report)
+    runs = []
+    for name in names:
+        fam = _family_of(name, by_name)
+        spec = None if name in by_name else instances.load(name).spec
+        for formulation in config["formulations"]:
+            form = fam.formulations.get(formulation)
+            if form is None or (spec is not None and form.applies_to(spec)):
+                continue
+            for solver in chosen:
+                if solver in solvers.SOLVERS:
+                    runs += [Run(name, formulation, solver, r) for r in range(1, config["repeats"] + 1)]
+        for solver in chosen:
+            if solver in fam.reference_solvers:
+                runs += [Run(name, solver_formulation(solver), solver, r) for r in range(1, config["repeats"] + 1)]
+    return runs, generated
+
+
+def solver_formulation(reference: str) -> str:
+    """The formulation label of a reference method's records (dlx solves exact cover)."""
+    return {"dlx": "exact_cover"}.get(reference, reference)
+
+
+def batches(runs: list[Run], size: int) -> list[list[Run]]:
+    """Consecutive runs in groups of `size` (runs of one instance stay together)."""
+    return [runs[i:i + size] for i in range(0, len(runs), size)]
+
+
+def settings_key(config: dict) -> str:
+    """What a record depends on besides its run: a stale record is redone when it changes."""
+    return json.dumps({"time_limit": config["time_limit"], "threads": config["threads"]}, sort_keys=True)
+
+
+# --- environment -------------------------------------------------------------------------
+
+PACKAGES = ("pyomo-puzzles", "pyomo", "highspy", "numpy", "scipy", "pandas", "pyarrow", "matplotlib",
+            "seaborn", "snakemake", "xcover", "ortools")
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _memory_gib() -> float | None:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return round(int(line.split()[1]) / 2 ** 20, 1)
+    except OSError:
+        pass
+    return None
+
+
+def _git_commit(root: Path) -> str:
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, timeout=10)
+        return done.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def environment(config: dict, root: Path) -> dict:
+    """Package and solver versions, machine, operating system, host, git commit, config."""
+    versions = {}
+    for package in PACKAGES:
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
+    solver_versions = {}
+    for name in config["solvers"]:
+        ok, detail = solver_status(name)
+        solver_versions[name] = detail if ok else f"not installed ({detail})"
+    return {
+        "python": sys.version.split()[0],
+        "packages": versions,
+        "solvers": solver_versions,
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "memory_gib": _memory_gib(),
+        "os": platform.platform(),
+        "host": socket.gethostname(),
+        "git_commit": _git_commit(root),
+        "config": config,
+        "config_sha256": hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16],
+    }
