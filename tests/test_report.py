@@ -1,0 +1,262 @@
+"""The report package on a hand-made runs table whose numbers are worked out by hand."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import struct
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+import pytest
+
+from pyomo_puzzles.report import figures, page, tables
+
+LIMIT = 10.0
+
+
+def run(instance: str, solver: str, formulation: str, status: str, wall: float, checked=None, repeat: int = 1,
+        **extra) -> dict:
+    row = {"puzzle": instance.split("/")[0], "instance": instance, "formulation": formulation, "solver": solver,
+           "repeat": repeat, "solver_version": f"{solver} 1.0", "status": status, "checked": checked,
+           "killed": False, "wall_time": wall, "build_time": 0.01, "solver_time": wall / 2, "nodes": np.nan,
+           "objective": np.nan, "bound": np.nan, "time_limit": LIMIT, "threads": 1, "message": "",
+           "size": np.nan, "size_label": None, "known_solvable": None, "known_objective": np.nan}
+    row.update(extra)
+    return row
+
+
+@pytest.fixture
+def runs() -> pd.DataFrame:
+    """Method A = highs / placement, B = cbc / cell_assignment, three packing instances.
+
+    censored times  A: p1 1.0, p2 3.0, p3 7.0 (infeasible: solved)
+                    B: p1 0.5, p2 timeout -> 10, p3 error -> 10
+    """
+    return pd.DataFrame([
+        run("packing/p1", "highs", "placement", "optimal", 1.0, True, known_solvable=True, size=4.0,
+            size_label="board cells"),
+        run("packing/p2", "highs", "placement", "optimal", 3.0, True, known_solvable=True, known_objective=5.0,
+            objective=5.0 + 5e-7, size=6.0, size_label="board cells"),
+        run("packing/p3", "highs", "placement", "infeasible", 7.0, None, known_solvable=False, size=8.0,
+            size_label="board cells"),
+        run("packing/p1", "cbc", "cell_assignment", "optimal", 0.5, True, known_solvable=True, size=4.0,
+            size_label="board cells"),
+        run("packing/p2", "cbc", "cell_assignment", "time_limit", 10.4, None, killed=True, known_solvable=True,
+            known_objective=5.0, size=6.0, size_label="board cells"),
+        run("packing/p3", "cbc", "cell_assignment", "error", 0.2, None, known_solvable=False, size=8.0,
+            size_label="board cells"),
+    ])
+
+
+def row_of(summary: pd.DataFrame, solver: str) -> pd.Series:
+    rows = summary[summary["solver"] == solver]
+    assert len(rows) == 1
+    return rows.iloc[0]
+
+
+# --- definitions ---------------------------------------------------------------------------
+
+def test_solved_needs_a_checked_optimum_or_a_proof_of_infeasibility():
+    frame = pd.DataFrame({"status": ["optimal", "optimal", "optimal", "infeasible", "feasible", "time_limit", "error"],
+                          "checked": [True, False, None, None, True, True, None]})
+    assert tables.solved(frame).tolist() == [True, False, False, True, False, False, False]
+
+
+def test_censored_time_is_the_wall_time_if_solved_else_the_limit(runs):
+    assert tables.censored_time(runs).tolist() == [1.0, 3.0, 7.0, 0.5, 10.0, 10.0]
+
+
+def test_a_run_without_a_limit_is_censored_at_the_largest_limit_of_the_table():
+    frame = pd.DataFrame([run("packing/a", "glpk", "placement", "time_limit", 3.0, time_limit=20.0),
+                          run("packing/b", "glpk", "placement", "error", 1.0, time_limit=None)])
+    assert tables.censored_time(frame).tolist() == [20.0, 20.0]
+
+
+def test_shifted_geometric_mean_by_hand():
+    assert tables.SHIFT_SECONDS == 1.0
+    # (1+1)(3+1)(7+1) = 64, cube root 4, minus the shift
+    assert tables.shifted_geometric_mean([1.0, 3.0, 7.0]) == pytest.approx(3.0, abs=1e-12)
+    assert tables.shifted_geometric_mean([0.0, 0.0]) == pytest.approx(0.0, abs=1e-12)
+    assert tables.shifted_geometric_mean([3.0], shift=2.0) == pytest.approx(3.0)
+    assert math.isnan(tables.shifted_geometric_mean([]))
+    assert math.isnan(tables.shifted_geometric_mean([1.0, math.nan]))
+
+
+# --- summary -------------------------------------------------------------------------------
+
+def test_summary_numbers_by_hand(runs):
+    summary = tables.summary(runs)
+    assert list(summary.columns) == list(tables.SUMMARY_COLUMNS)
+    assert summary["solver"].tolist() == ["cbc", "highs"]  # sorted
+    a, b = row_of(summary, "highs"), row_of(summary, "cbc")
+    assert (a["formulation"], a["runs"], a["instances"], a["solved"], a["timeouts"], a["errors"]) == \
+        ("placement", 3, 3, 3, 0, 0)
+    assert (b["formulation"], b["runs"], b["instances"], b["solved"], b["timeouts"], b["errors"]) == \
+        ("cell_assignment", 3, 3, 1, 1, 1)
+    assert a["sgm_time"] == pytest.approx(64 ** (1 / 3) - 1)          # = 3
+    assert b["sgm_time"] == pytest.approx((1.5 * 11 * 11) ** (1 / 3) - 1)  # 0.5, 10, 10 shifted by 1
+    assert b["sgm_time"] == pytest.approx(4.6619, abs=1e-4)  # 5.6619 ** 3 = 181.50
+    assert a["median_time"] == 3.0
+    assert b["median_time"] == 10.0
+    # A: p1 solvable & optimal, p2 objective 5 + 5e-7 (within 1e-6), p3 unsolvable & infeasible
+    assert (a["known_checked"], a["known_mismatch"]) == (3, 0)
+    # B: only p1 gave an answer (the timeout and the error are not judged)
+    assert (b["known_checked"], b["known_mismatch"]) == (1, 0)
+
+
+def test_known_answer_mismatches():
+    frame = pd.DataFrame([
+        run("x/solvable_said_infeasible", "s", "f", "infeasible", 1.0, None, known_solvable=True),
+        run("x/unsolvable_said_optimal", "s", "f", "optimal", 1.0, True, known_solvable=False),
+        run("x/wrong_objective", "s", "f", "optimal", 1.0, True, known_objective=5.0, objective=6.0),
+        run("x/close_objective", "s", "f", "optimal", 1.0, True, known_objective=5.0, objective=5.0 + 5e-7),
+        run("x/objective_known_said_infeasible", "s", "f", "infeasible", 1.0, None, known_objective=5.0),
+        run("x/timeout", "s", "f", "time_limit", 10.0, None, known_solvable=True),
+        run("x/nothing_known", "s", "f", "optimal", 1.0, True),
+        run("x/unsolvable_said_infeasible", "s", "f", "infeasible", 1.0, None, known_solvable=False),
+    ])
+    assert tables.known_agreement(frame).tolist() == [
+        "mismatch", "mismatch", "mismatch", "agree", "mismatch", None, None, "agree"]
+    row = tables.summary(frame).iloc[0]
+    assert (row["known_checked"], row["known_mismatch"]) == (2, 4)
+
+
+def test_write_summary_csv_and_booktabs_latex(runs, tmp_path):
+    summary = tables.summary(runs)
+    csv, tex = tables.write_summary(summary, tmp_path / "summary.csv", tmp_path / "tables" / "summary.tex")
+    back = pd.read_csv(csv)
+    assert back["solver"].tolist() == ["cbc", "highs"]
+    assert back["sgm_time"].tolist() == pytest.approx(summary["sgm_time"].tolist())
+    text = tex.read_text()
+    for rule in ("\\toprule", "\\midrule", "\\bottomrule", "\\begin{table}", "\\end{table}", "\\label{",
+                 "\\caption{"):
+        assert rule in text
+    assert text.index("\\toprule") < text.index("\\midrule") < text.index("\\bottomrule")
+    assert "$s = 1$" in text and "shift" in text and "count at the time limit" in text
+    assert "cell\\_assignment" in text and "cell_assignment" not in text.replace("cell\\_assignment", "")
+    # one body row per method, with the rounded hand-computed times
+    body = text[text.index("\\midrule"):text.index("\\bottomrule")].splitlines()[1:]
+    assert body[0].split("&")[0].strip() == "cbc" and "4.66" in body[0] and "10.0" in body[0]
+    assert body[1].split("&")[0].strip() == "highs" and "3.00" in body[1]
+    assert text.count("\\\\") == 2 + 2  # two header rows, two body rows
+
+
+def test_latex_escape():
+    assert tables.latex_escape("a_b & 50% #1 $x$") == r"a\_b \& 50\% \#1 \$x\$"
+
+
+# --- figure data ---------------------------------------------------------------------------
+
+def test_performance_profile_by_hand(runs):
+    # best: p1 0.5 (B), p2 3 (A), p3 7 (A). Ratios A: 2, 1, 1. B: 1, inf, inf.
+    data = figures.performance_profile_data(runs, taus=[1.0, 1.5, 2.0, 100.0])
+    got = {(m, t): f for m, t, f in zip(data["method"], data["tau"], data["fraction"])}
+    a, b = "highs / placement", "cbc / cell_assignment"
+    assert got[(a, 1.0)] == pytest.approx(2 / 3)
+    assert got[(a, 1.5)] == pytest.approx(2 / 3)
+    assert got[(a, 2.0)] == pytest.approx(1.0)
+    assert got[(b, 1.0)] == pytest.approx(1 / 3)
+    assert got[(b, 100.0)] == pytest.approx(1 / 3)  # unsolved never count
+    default = figures.performance_profile_data(runs)
+    assert sorted(default["tau"].unique()) == [1.0, 2.0]  # breakpoints: 1 and each finite ratio
+
+
+def test_performance_profile_treats_a_missing_run_as_unsolved(runs):
+    fewer = runs[~((runs["solver"] == "highs") & (runs["instance"] == "packing/p1"))]
+    data = figures.performance_profile_data(fewer, taus=[1.0])
+    fraction = data.set_index("method")["fraction"]
+    assert fraction["highs / placement"] == pytest.approx(2 / 3)  # p2, p3 best; p1 not run
+    assert fraction["cbc / cell_assignment"] == pytest.approx(1 / 3)
+
+
+def test_cactus_data_by_hand(runs):
+    data = figures.cactus_data(runs)
+    a = data[data["method"] == "highs / placement"]
+    b = data[data["method"] == "cbc / cell_assignment"]
+    assert a["solved"].tolist() == [1, 2, 3] and a["time"].tolist() == [1.0, 3.0, 7.0]
+    assert b["solved"].tolist() == [1] and b["time"].tolist() == [0.5]
+    assert set(data["puzzle"]) == {"packing"}
+
+
+def test_repeats_are_combined_by_median_and_majority():
+    frame = pd.DataFrame([
+        run("packing/q", "highs", "placement", "optimal", 1.0, True, repeat=1),
+        run("packing/q", "highs", "placement", "optimal", 2.0, True, repeat=2),
+        run("packing/q", "highs", "placement", "optimal", 6.0, True, repeat=3),
+        run("packing/q", "cbc", "placement", "optimal", 4.0, True, repeat=1),
+        run("packing/q", "cbc", "placement", "time_limit", 10.1, None, repeat=2),
+        run("packing/q", "cbc", "placement", "time_limit", 10.1, None, repeat=3),
+    ])
+    times = figures.instance_times(frame).set_index("method")
+    assert times.loc["highs / placement", "time"] == 2.0 and times.loc["highs / placement", "solved"]
+    assert times.loc["cbc / placement", "time"] == 10.0 and not times.loc["cbc / placement", "solved"]
+    assert times.loc["cbc / placement", "repeats"] == 3
+
+
+# --- figures -------------------------------------------------------------------------------
+
+def _png_width(path) -> int:
+    with open(path, "rb") as handle:
+        head = handle.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">I", head[16:20])[0]
+
+
+def _assert_pdf_and_png(paths, stem) -> None:
+    assert [p.name for p in paths] == [f"{stem.name}.pdf", f"{stem.name}.png"]
+    pdf, png = paths
+    assert pdf.stat().st_size > 1000 and pdf.read_bytes()[:5] == b"%PDF-"
+    assert png.stat().st_size > 1000
+    assert _png_width(png) == int(418.25 / 72.27 * 200)  # text width at 200 dpi
+
+
+@pytest.mark.parametrize("draw", [figures.runtime_per_instance, figures.performance_profile, figures.cactus,
+                                  figures.scaling], ids=lambda f: f.__name__)
+def test_figures_write_pdf_and_png(runs, tmp_path, draw):
+    stem = tmp_path / "figs" / draw.__name__
+    before = mpl.rcParams["font.size"]
+    _assert_pdf_and_png(draw(runs, figures.FigureStyle(font_size=before + 1), stem), stem)
+    assert mpl.rcParams["font.size"] == before  # the style does not leak into global rcParams
+
+
+def test_scaling_without_sizes_writes_nothing(runs, tmp_path):
+    assert figures.scaling(runs.assign(size=np.nan), figures.FigureStyle(), tmp_path / "scaling") == []
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_latex_requested_without_latex_falls_back_to_mathtext(runs, tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name, *args, **kwargs: None)
+    style = figures.FigureStyle(latex=True)
+    with pytest.warns(RuntimeWarning, match="latex"):
+        paths = figures.performance_profile(runs, style, tmp_path / "profile")
+    assert style.usetex is False
+    assert style.rc_params()["text.usetex"] is False and style.rc_params()["font.family"] == "serif"
+    _assert_pdf_and_png(paths, tmp_path / "profile")
+
+
+def test_style_apply_sets_rcparams():
+    with mpl.rc_context():
+        figures.FigureStyle(font_size=11).apply()
+        assert mpl.rcParams["pdf.fonttype"] == 42
+        assert mpl.rcParams["font.size"] == 11
+        assert mpl.rcParams["text.usetex"] is False
+
+
+# --- page ----------------------------------------------------------------------------------
+
+def test_write_report(runs, tmp_path):
+    out_dir = tmp_path / "report"
+    figs = figures.cactus(runs, figures.FigureStyle(), out_dir / "figures" / "cactus")
+    environment = {"python": "3.11.7", "solvers": {"highs": "1.15.1", "cbc": "2.10.8"},
+                   "config": {"instances": ["packing/p1", "packing/p2"], "time_limit": 10}}
+    summary = tables.summary(runs)
+    out = page.write_report(tmp_path, runs, summary, figs, environment, out_dir / "report.md")
+    text = out.read_text()
+    assert text.startswith("# ")
+    assert "| solvers.highs | 1.15.1 |" in text and "| config.instances | packing/p1, packing/p2 |" in text
+    assert "| highs | placement | 3 | 3 | 3 | 0 | 0 | 3.00 | 3.00 | 3 | 0 |" in text
+    assert "| cbc | cell_assignment | 3 | 3 | 1 | 1 | 1 | 4.66 | 10.0 | 1 | 0 |" in text
+    assert "![Cactus](figures/cactus.png)" in text and "[PDF](figures/cactus.pdf)" in text
+    assert "s = 1 s" in text
