@@ -32,7 +32,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for name in instances.shipped_instances():
         print(f"  {name}")
     print("Solvers:")
-    for name in solvers.SOLVERS:
+    for name in solvers.ALL_SOLVERS:
         ok, detail = solvers.availability(name)
         print(f"  {name:6s} {'available' if ok else 'MISSING  '}  {detail}")
     for fam in registry.families().values():

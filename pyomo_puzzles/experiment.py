@@ -146,7 +146,7 @@ def check_names(config: dict) -> None:
     for i, name in enumerate(config["formulations"]):
         if name not in known_forms:
             raise ConfigError(f"formulations[{i}]", f"no formulation {name!r} (known: {', '.join(sorted(known_forms))})")
-    known_solvers = set(solvers.SOLVERS) | {s for fam in families for s in fam.reference_solvers}
+    known_solvers = set(solvers.ALL_SOLVERS) | {s for fam in families for s in fam.reference_solvers}
     for i, name in enumerate(config["solvers"]):
         if name not in known_solvers:
             raise ConfigError(f"solvers[{i}]", f"no solver {name!r} (known: {', '.join(sorted(known_solvers))})")
@@ -154,7 +154,7 @@ def check_names(config: dict) -> None:
 
 def solver_status(name: str) -> tuple[bool, str]:
     """(installed, version or the reason it is missing) of a MIP solver or reference method."""
-    if name in solvers.SOLVERS:
+    if name in solvers.ALL_SOLVERS:
         return solvers.availability(name)
     ref = next(fam.reference_solvers[name] for fam in registry.families().values()
                if name in fam.reference_solvers)
@@ -195,7 +195,7 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
             if form is None or (spec is not None and form.applies_to(spec)):
                 continue
             for solver in chosen:
-                if solver in solvers.SOLVERS:
+                if solver in solvers.ALL_SOLVERS:
                     runs += [Run(name, formulation, solver, r) for r in range(1, config["repeats"] + 1)]
         for solver in chosen:
             if solver in fam.reference_solvers:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import INSTALLED, run_cli
-from pyomo_puzzles.core import instances, records, run
+from pyomo_puzzles.core import instances, records, run, solvers
 
 # The 12 pentominoes on 6x10 take HiGHS several seconds: hard enough to hit a 1 s limit.
 PENTOMINOES_6X10 = """\
@@ -92,3 +92,17 @@ def test_crashing_run_still_leaves_a_record(write_instance, monkeypatch):
     record = run.run(instance, "placement", "highs", time_limit=30, isolate=True)
     assert record.status == "error" and record.message == "run crashed (exit code 3)"
     assert record.solution is None and not record.killed
+
+
+@pytest.mark.skipif(not solvers.availability("cpsat")[0], reason="ortools not installed")
+@pytest.mark.parametrize("name, formulation, expected", [
+    ("instant_insanity/parker_brothers", "rotations", "optimal"),
+    ("instant_insanity/parker_brothers_all_equal", "rotations", "infeasible"),
+    ("packing/l_tromino_cube", "cell_assignment", "optimal"),
+])
+def test_cpsat_peer_solves_the_same_model_in_its_own_process(name, formulation, expected):
+    record = run.run(instances.load(name), formulation, "cpsat", time_limit=60, isolate=False)
+    assert record.status == expected, record.message
+    assert record.checked is (True if expected == "optimal" else None)
+    assert record.solver_version.startswith("OR-Tools CP-SAT")
+    assert "ortools" not in sys.modules  # never imported beside highspy

@@ -156,8 +156,8 @@ def run(instance: Instance, formulation: str | None = None, solver: str = "highs
         if not ok:
             raise UserError(f"solver '{solver}' is not available: {detail}")
         return reference.run(instance, time_limit)
-    if solver not in solvers.SOLVERS:
-        known = ", ".join(solvers.SOLVERS + tuple(instance.family.reference_solvers))
+    if solver not in solvers.ALL_SOLVERS:
+        known = ", ".join(solvers.ALL_SOLVERS + tuple(instance.family.reference_solvers))
         raise UserError(f"unknown solver '{solver}' (choose from {known})")
     solvers.require(solver)
     form = choose_formulation(instance, formulation)

@@ -15,6 +15,8 @@ shell interfaces. Traps handled here (see the README's solver notes):
 
 from __future__ import annotations
 
+import json
+import logging
 import math
 import os
 import shutil
@@ -33,6 +35,10 @@ from pyomo_puzzles.core.linear_form import LinearForm, read_linear_form
 from pyomo_puzzles.errors import SolverUnavailable, UserError
 
 SOLVERS = ("highs", "cbc", "glpk")
+PEER_SOLVERS = ("cpsat",)
+"""Solvers of other kinds that take the same integer program: OR-Tools CP-SAT (via MPS, in
+a process of its own). They run every formulation, as the MIP solvers do."""
+ALL_SOLVERS = SOLVERS + PEER_SOLVERS
 EXECUTABLES = {"cbc": "cbc", "glpk": "glpsol"}
 
 # Solvers installed into the virtual environment (pip fallbacks) live beside python.
@@ -55,8 +61,8 @@ class SolveOutcome:
 
 
 def check_solver_name(name: str) -> str:
-    if name not in SOLVERS:
-        raise UserError(f"unknown solver '{name}' (choose from {', '.join(SOLVERS)})")
+    if name not in ALL_SOLVERS:
+        raise UserError(f"unknown solver '{name}' (choose from {', '.join(ALL_SOLVERS)})")
     return name
 
 
@@ -71,6 +77,13 @@ def availability(name: str) -> tuple[bool, str]:
             return True, "HiGHS " + highspy.Highs().version()
         except ImportError as error:  # pragma: no cover - highspy is a dependency
             return False, f"highspy cannot be imported ({error})"
+    if name == "cpsat":
+        import importlib.util
+        from importlib.metadata import version
+
+        if importlib.util.find_spec("ortools") is None:
+            return False, "Python package 'ortools' not installed"
+        return True, f"OR-Tools CP-SAT {version('ortools')}"
     executable = EXECUTABLES[name]
     if shutil.which(executable) is None:
         return False, f"executable '{executable}' not found on PATH (run 'bash bootstrap.sh setup')"
@@ -160,7 +173,49 @@ class SolverSession:
     def solve(self) -> SolveOutcome:
         if self.name == "highs":
             return self._solve_highs() if self.persistent else self._solve_highs_direct()
+        if self.name == "cpsat":
+            return self._solve_cpsat()
         return self._solve_shell()
+
+    # OR-Tools CP-SAT: the model as MPS, solved in a process of its own ------------------
+    def _solve_cpsat(self) -> SolveOutcome:
+        import subprocess
+        import tempfile
+
+        started = time.perf_counter()
+        with tempfile.TemporaryDirectory(prefix="pyomo-puzzles-cpsat-") as tmp:
+            mps, result = os.path.join(tmp, "model.mps"), os.path.join(tmp, "result.json")
+            quiet = logging.getLogger("pyomo")
+            level, quiet.level = quiet.level, logging.ERROR  # "constant objective" warning of the writer
+            try:
+                _, symbol_map_id = self.model.write(mps, format="mps", io_options={"symbolic_solver_labels": True})
+            finally:
+                quiet.setLevel(level)
+            symbols = self.model.solutions.symbol_map[symbol_map_id].bySymbol
+            command = [sys.executable, "-m", "pyomo_puzzles.core.cpsat_worker", mps, result,
+                       "--threads", str(self.threads or 1)]
+            if self.time_limit is not None:
+                command += ["--time-limit", str(self.time_limit)]
+            done = subprocess.run(command, capture_output=True, text=True)
+            if done.returncode != 0 or not os.path.exists(result):
+                reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+                return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
+                                    f"CP-SAT failed: {reason}")
+            with open(result, encoding="utf-8") as handle:
+                answer = json.load(handle)
+        has_solution = bool(answer["values"])
+        for name, value in answer["values"].items():
+            var = symbols.get(name)
+            if var is not None:
+                var.set_value(value, skip_validation=True)
+        status = answer["status"]
+        if status == "feasible" and self.time_limit is not None and answer["seconds"] >= 0.99 * self.time_limit:
+            status = "time_limit"
+        if status not in ("optimal", "feasible", "infeasible", "time_limit"):
+            status = "time_limit" if self.time_limit and answer["seconds"] >= 0.99 * self.time_limit else "error"
+        return SolveOutcome(status, has_solution, _finite(answer["objective"]), _finite(answer["bound"]),
+                            answer["seconds"], None,
+                            "" if status != "error" else f"CP-SAT stopped with {answer['status']}")
 
     # HiGHS, one-off: the model as one sparse matrix -> one highspy model -------------------------
     def _solve_highs_direct(self) -> SolveOutcome:
