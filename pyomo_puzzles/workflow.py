@@ -129,14 +129,11 @@ def runs_table(record_paths: list[str], results: str):
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def collect_runs(smk: Any) -> None:
-    paths = [p for manifest in smk.input.manifests for p in json.loads(Path(manifest).read_text())["records"]]
-    table = runs_table(paths, smk.params.results)
-    for out, writer in ((smk.output.parquet, "to_parquet"), (smk.output.csv, "to_csv")):
-        tmp = Path(out).with_name(Path(out).name + ".tmp")
-        tmp.parent.mkdir(parents=True, exist_ok=True)
-        getattr(table, writer)(tmp, index=False)
-        tmp.replace(out)
+def _write_table(table, path: str, writer: str) -> None:
+    tmp = Path(path).with_name(Path(path).name + ".tmp")
+    tmp.parent.mkdir(parents=True, exist_ok=True)
+    getattr(table, writer)(tmp, index=False)
+    tmp.replace(path)
 
 
 def records_table(paths: list[str]) -> str:
@@ -154,39 +151,22 @@ def records_table(paths: list[str]) -> str:
 
 # --- tables, figures, report (pyomo_puzzles.report does the work) ------------------------
 
-def write_summary_tables(smk: Any) -> None:
-    import pandas as pd
+def write_report(smk: Any) -> None:
+    """The tidy runs table, summary tables, figures and the report page, in one job."""
+    from pyomo_puzzles.report import figures, page, tables
 
-    from pyomo_puzzles.report import tables
-
-    summary = tables.summary(pd.read_parquet(smk.input.runs))
-    tables.write_summary(summary, smk.output.csv, smk.output.tex)
-
-
-def draw_figures(smk: Any) -> None:
-    import pandas as pd
-
-    from pyomo_puzzles.report import figures
-
-    runs = pd.read_parquet(smk.input.runs)
+    paths = [p for manifest in smk.input.manifests for p in json.loads(Path(manifest).read_text())["records"]]
+    runs = runs_table(paths, smk.params.results)
+    _write_table(runs, smk.output.parquet, "to_parquet")
+    _write_table(runs, smk.output.csv, "to_csv")
+    summary = tables.summary(runs)
+    tables.write_summary(summary, smk.output.summary_csv, smk.output.summary_tex)
     style = figures.FigureStyle(**dict(smk.params.style))
-    style.apply()
-    out = Path(smk.params.directory)
-    out.mkdir(parents=True, exist_ok=True)
+    out = Path(smk.output.figures).parent
     drawn = []
     for name, draw in (("runtime", figures.runtime_per_instance), ("performance_profile", figures.performance_profile),
                        ("cactus", figures.cactus), ("scaling", figures.scaling)):
-        drawn += [str(p) for p in draw(runs, style, out / name)]
-    records.write_json_atomic(smk.output.manifest, {"figures": drawn})
-
-
-def write_report(smk: Any) -> None:
-    import pandas as pd
-
-    from pyomo_puzzles.report import page
-
-    runs = pd.read_parquet(smk.input.runs)
-    summary = pd.read_csv(smk.input.summary)
-    drawn = [Path(p) for p in json.loads(Path(smk.input.figures).read_text())["figures"]]
+        drawn += [Path(p) for p in draw(runs, style, out / name)]
+    records.write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn]})
     env = json.loads(Path(smk.input.environment).read_text())
     page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report))
