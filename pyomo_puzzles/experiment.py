@@ -187,12 +187,16 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
     by_name = {g.name: g for g in generated}
     chosen = available_solvers(config, report)
     runs = []
+    not_applicable: dict[str, int] = {}
     for name in names:
         fam = _family_of(name, by_name)
         spec = None if name in by_name else instances.load(name).spec
         for formulation in config["formulations"]:
             form = fam.formulations.get(formulation)
-            if form is None or (spec is not None and form.applies_to(spec)):
+            if form is None:
+                continue  # a formulation of another family
+            if spec is not None and form.applies_to(spec):
+                not_applicable[formulation] = not_applicable.get(formulation, 0) + 1
                 continue
             for solver in chosen:
                 if solver in solvers.ALL_SOLVERS:
@@ -200,6 +204,9 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
         for solver in chosen:
             if solver in fam.reference_solvers:
                 runs += [Run(name, solver_formulation(solver), solver, r) for r in range(1, config["repeats"] + 1)]
+    for formulation, count in not_applicable.items():
+        report(f"[pyomo-puzzles] formulation {formulation} does not apply to {count} of the instances; "
+               "no runs there")
     return runs, generated
 
 
