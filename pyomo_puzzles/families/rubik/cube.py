@@ -1,0 +1,123 @@
+"""An n x n x n cube's stickers and face turns, derived from its geometry.
+
+Coordinates: x to the right, y up, z towards the viewer (right-handed). Cubie centres
+have coordinates in {-(n-1), -(n-3), ..., n-1}; a sticker is (cubie centre p, outward
+normal d) with p·d = n - 1. Faces: U (+y), R (+x), F (+z), D (-y), L (-x), B (-z).
+
+Sticker order (the facelet string): faces in the order U R F D L B, each face's n² stickers
+in reading order as the face is usually drawn in a net: U seen from above with F at the
+bottom; R, F, L, B seen from outside with U at the top; D seen from below with F at the
+top.
+
+A face turn X is a clockwise quarter turn of the outer layer of face X as seen from
+outside that face (a rotation by -90° about the face's normal); X' is the inverse and X2
+the half turn. A move is a permutation `dest` of sticker positions: the sticker at
+position i goes to position dest[i].
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from functools import lru_cache
+
+import numpy as np
+
+FACES = "URFDLB"
+NORMAL = {"U": (0, 1, 0), "R": (1, 0, 0), "F": (0, 0, 1), "D": (0, -1, 0), "L": (-1, 0, 0), "B": (0, 0, -1)}
+# reading order of each face: (right, down) unit vectors as the face is drawn
+READING = {"U": ((1, 0, 0), (0, 0, 1)), "R": ((0, 0, -1), (0, -1, 0)), "F": ((1, 0, 0), (0, -1, 0)),
+           "D": ((1, 0, 0), (0, 0, -1)), "L": ((0, 0, 1), (0, -1, 0)), "B": ((-1, 0, 0), (0, -1, 0))}
+MOVE_PATTERN = re.compile(r"([URFDLB])(2|'|)$")
+
+Vector = tuple[int, int, int]
+
+
+def _dot(a: Vector, b: Vector) -> int:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _clockwise(axis: Vector, v: Vector) -> Vector:
+    """Rotate v by -90° about the unit axis (clockwise seen from the axis's tip)."""
+    ax, ay, az = axis
+    # v cos(-90) + (axis x v) sin(-90) + axis (axis.v)(1 - cos(-90)) = -(axis x v) + axis (axis.v)
+    cross = (ay * v[2] - az * v[1], az * v[0] - ax * v[2], ax * v[1] - ay * v[0])
+    k = _dot(axis, v)
+    return (-cross[0] + ax * k, -cross[1] + ay * k, -cross[2] + az * k)
+
+
+@lru_cache(maxsize=None)
+def stickers(n: int) -> tuple[tuple[Vector, Vector], ...]:
+    """(cubie centre, normal) of every sticker, in facelet-string order."""
+    coords = range(-(n - 1), n, 2)
+    out = []
+    for face in FACES:
+        normal = NORMAL[face]
+        right, down = READING[face]
+        on_face = [p for p in itertools.product(coords, repeat=3) if _dot(p, normal) == n - 1]
+        on_face.sort(key=lambda p: (_dot(p, down), _dot(p, right)))
+        out += [(p, normal) for p in on_face]
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _position(n: int) -> dict:
+    return {s: i for i, s in enumerate(stickers(n))}
+
+
+@lru_cache(maxsize=None)
+def quarter_turn(n: int, face: str) -> tuple[int, ...]:
+    """dest[i] for a clockwise quarter turn of `face`'s outer layer."""
+    axis = NORMAL[face]
+    where = _position(n)
+    dest = []
+    for p, d in stickers(n):
+        if _dot(p, axis) == n - 1:
+            dest.append(where[(_clockwise(axis, p), _clockwise(axis, d))])
+        else:
+            dest.append(where[(p, d)])
+    return tuple(dest)
+
+
+def compose(first: tuple[int, ...], then: tuple[int, ...]) -> tuple[int, ...]:
+    """The permutation `first` followed by `then`."""
+    return tuple(then[first[i]] for i in range(len(first)))
+
+
+@lru_cache(maxsize=None)
+def move(n: int, name: str) -> tuple[int, ...]:
+    """A move in standard notation (U, U', U2, ...) as dest permutation."""
+    match = MOVE_PATTERN.match(name)
+    if not match:
+        raise ValueError(f"unknown move {name!r} (moves are U R F D L B, optionally followed by ' or 2)")
+    quarter = quarter_turn(n, match.group(1))
+    turns = {"": 1, "2": 2, "'": 3}[match.group(2)]
+    result = tuple(range(len(quarter)))
+    for _ in range(turns):
+        result = compose(result, quarter)
+    return result
+
+
+def parse(sequence: str) -> list[str]:
+    """'R U2 F'' -> ['R', 'U2', "F'"]; raises ValueError naming an unknown move."""
+    moves = sequence.replace(",", " ").split()
+    for token in moves:
+        if not MOVE_PATTERN.match(token):
+            raise ValueError(f"unknown move {token!r} (moves are U R F D L B, optionally followed by ' or 2)")
+    return moves
+
+
+def solved(n: int) -> np.ndarray:
+    """The solved state: sticker i shows the colour (face index) of its face."""
+    return np.repeat(np.arange(6, dtype=np.int8), n * n)
+
+
+def apply(state: np.ndarray, moves: list[str], n: int) -> np.ndarray:
+    """The state after the moves: new[dest[i]] = old[i]."""
+    state = np.asarray(state).copy()
+    for name in moves:
+        dest = np.array(move(n, name))
+        new = np.empty_like(state)
+        new[dest] = state
+        state = new
+    return state
