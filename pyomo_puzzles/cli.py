@@ -152,7 +152,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from pyomo_puzzles.core import registry
 
     options = {k: v for k, v in (("pegs", args.pegs), ("unknown", args.unknown), ("pieces", args.pieces),
-                                 ("cubes", args.cubes), ("unsolvable", args.unsolvable or None))
+                                 ("cubes", args.cubes), ("unsolvable", args.unsolvable or None),
+                                 ("depth", args.depth), ("metric", args.metric))
                if v is not None}
     generator = registry.generator(args.name)
     accepted = inspect.signature(generator).parameters
@@ -248,7 +249,7 @@ def parser() -> argparse.ArgumentParser:
 
     generate = sub.add_parser("generate", help="generate an instance (a challenge with a unique solution, "
                                                 "or a random n-cube tower)")
-    generate.add_argument("name", help="iq_twist, cube_puzzler or instant_insanity")
+    generate.add_argument("name", help="iq_twist, cube_puzzler, instant_insanity or rubik")
     generate.add_argument("--seed", type=int, default=1)
     generate.add_argument("--pegs", type=int, help="iq_twist: number of pegs")
     generate.add_argument("--unknown", type=int, help="cube_puzzler: face squares to leave unknown")
@@ -256,6 +257,8 @@ def parser() -> argparse.ArgumentParser:
     generate.add_argument("--cubes", type=int, help="instant_insanity: number of cubes (default 4)")
     generate.add_argument("--unsolvable", action="store_true",
                           help="instant_insanity: an instance proved to have no tower")
+    generate.add_argument("--depth", type=int, help="rubik: optimal solution length of the scramble")
+    generate.add_argument("--metric", help="rubik: htm or qtm (default htm)")
     generate.add_argument("--solver", "-s", default="highs")
     generate.add_argument("--output", "-o", help="write the instance (YAML) here")
     generate.set_defaults(func=cmd_generate)

@@ -1,3 +1,33 @@
-"""Rubik's cubes (work in progress, issue 5): the geometry of face turns (`cube`) and the
-breadth-first distance table of the 2x2x2 (`distances`). The family registers itself once
-it has formulations."""
+"""Rubik's cubes: the 2x2x2 (and 3x3x3) solved to a fewest-moves sequence by integer programming."""
+
+from pathlib import Path
+
+from pyomo_puzzles.core.registry import Family, Formulation, register
+from pyomo_puzzles.families.rubik import checker, distances, model_seed, picture, spec
+from pyomo_puzzles.families.rubik.schema import SCHEMA
+
+FAMILY = register(Family(
+    name="rubik",
+    summary="a scrambled cube solved in the fewest moves (half-turn or quarter-turn metric)",
+    schema=SCHEMA,
+    load=spec.load,
+    formulations={
+        "seed": Formulation(
+            name="seed",
+            summary="the published model (ILP Part 41): sticker colours, 12 quarter turns + no-op per step",
+            build_model=model_seed.build_model,
+            model_data=model_seed.model_data,
+            decode=model_seed.decode,
+            applies_to=model_seed.applies_to,
+        ),
+    },
+    default_formulation="seed",
+    check=checker.check,
+    solution_key=lambda solution: tuple(solution["moves"]),
+    symmetry_images=lambda spec, solution: [solution],
+    draw=picture.draw,
+    instances_dir=Path(__file__).parent / "instances",
+    size=lambda s: (len(s.scramble), "scramble moves") if s.scramble else None,
+    generators={"rubik": distances.generate},
+    describe=lambda s: f"{s.size}x{s.size}x{s.size}, {s.metric}, step bound {s.steps}",
+))

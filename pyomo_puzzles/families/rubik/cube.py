@@ -121,3 +121,49 @@ def apply(state: np.ndarray, moves: list[str], n: int) -> np.ndarray:
         new[dest] = state
         state = new
     return state
+
+
+def _det(a: Vector, b: Vector, c: Vector) -> int:
+    return (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
+            + a[2] * (b[0] * c[1] - b[1] * c[0]))
+
+
+def corners(n: int) -> list[list[int]]:
+    """Sticker positions of each corner cubie: the one facing up or down first, then the
+    other two in the cyclic order that makes the three normals right-handed."""
+    by_cubie: dict = {}
+    for i, (p, d) in enumerate(stickers(n)):
+        if all(abs(c) == n - 1 for c in p):
+            by_cubie.setdefault(p, {})[d] = i
+    out = []
+    for _, normals in sorted(by_cubie.items()):
+        ud = next(d for d in normals if d[1] != 0)
+        a, b = [d for d in normals if d != ud]
+        if _det(ud, a, b) < 0:
+            a, b = b, a
+        out.append([normals[ud], normals[a], normals[b]])
+    return out
+
+
+def impossible(state: np.ndarray, n: int) -> str | None:
+    """Why a sticker state cannot come from the solved cube by face turns (corner checks:
+    every corner a real corner, each once, twists summing to 0 mod 3), or None."""
+    up, down = FACES.index("U"), FACES.index("D")
+    solved_corners = {frozenset(int(c) for c in solved(n)[group]) for group in corners(n)}
+    twist, seen = 0, set()
+    for group in corners(n):
+        colours = [int(state[i]) for i in group]
+        key = frozenset(colours)
+        if key not in solved_corners or len(key) != 3:
+            return f"a corner shows {''.join(sorted(FACES[c] for c in colours))}, which no corner has"
+        if key in seen:
+            return "a corner appears twice"
+        seen.add(key)
+        twist += next(k for k, c in enumerate(colours) if c in (up, down))
+    if twist % 3:
+        return "the corner twists do not add up (a corner is turned in place)"
+    return None
+
+
+def cube_letter(colour: int) -> str:
+    return FACES[colour]

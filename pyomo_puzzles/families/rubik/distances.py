@@ -85,3 +85,39 @@ def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
     i = np.searchsorted(sorted_pool, values)
     i[i == len(sorted_pool)] = 0
     return sorted_pool[i] == values
+
+
+def scramble_at_depth(metric: str, depth: int, seed: int) -> list[str]:
+    """A scramble (turns of U, R, F) whose state is exactly `depth` moves from solved in
+    `metric`: a random walk that takes, at each step, a move that goes one step further."""
+    import random
+
+    rng = random.Random(seed)
+    tab = table(metric)
+    for _ in range(1000):
+        state, moves = cube.solved(N), []
+        for d in range(1, depth + 1):
+            options = [m for m in METRICS[metric] if tab.distance(cube.apply(state, [m], N)) == d]
+            if not options:
+                break
+            moves.append(rng.choice(options))
+            state = cube.apply(state, [moves[-1]], N)
+        else:
+            return moves
+    raise ValueError(f"no scramble of depth {depth} found")
+
+
+def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "highs") -> dict:
+    """A 2x2x2 instance whose optimal solution has exactly `depth` moves in `metric`."""
+    from pyomo_puzzles.errors import UserError
+
+    if metric not in METRICS:
+        raise UserError(f"--metric must be htm or qtm, not {metric!r}")
+    gods = {"htm": 11, "qtm": 14}[metric]
+    if not 0 <= depth <= gods:
+        raise UserError(f"--depth must be 0..{gods} in the {metric} metric")
+    moves = scramble_at_depth(metric, depth, seed)
+    return {"puzzle": "rubik", "title": f"2x2x2 at distance {depth} ({metric})",
+            "source": f"generated: pyomo-puzzles generate rubik --depth {depth} --metric {metric} --seed {seed} "
+                      "(distance from the breadth-first table)",
+            "size": 2, "scramble": " ".join(moves), "metric": metric, "known": {"distance": depth}}

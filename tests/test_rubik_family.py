@@ -1,0 +1,85 @@
+"""The rubik family: instance files, the independent simulator, the seed model."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.errors import DataError, UserError
+from pyomo_puzzles.families.rubik import checker, cube, distances
+
+from conftest import run_cli
+
+
+def shipped():
+    return sorted(n for n in instances.shipped_instances() if n.startswith("rubik/"))
+
+
+def test_every_depth_is_shipped_and_its_distance_is_true():
+    names = shipped()
+    assert [n for n in names if "htm" in n] == [f"rubik/htm_depth_{d:02d}" for d in range(1, 12)]
+    assert [n for n in names if "qtm" in n] == [f"rubik/qtm_depth_{d:02d}" for d in range(1, 15)]
+    for name in names:
+        instance = instances.load(name)
+        spec = instance.spec
+        assert distances.table(spec.metric).distance(spec.array()) == instance.raw["known"]["distance"]
+
+
+def test_simulator_agrees_with_the_derived_permutations():
+    import random
+
+    rng = random.Random(5)
+    for n in (2, 3):
+        for _ in range(20):
+            moves = [rng.choice("URFDLB") + rng.choice(["", "'", "2"]) for _ in range(12)]
+            assert checker.simulate(list(cube.solved(n)), moves, n) == list(cube.apply(cube.solved(n), moves, n))
+
+
+def test_checker_accepts_the_inverse_and_rejects_others():
+    spec = instances.load("rubik/htm_depth_03").spec
+    inverse = [m[0] + {"": "'", "'": "", "2": "2"}[m[1:]] for m in reversed(spec.scramble)]
+    assert checker.check(spec, {"moves": inverse}) == []
+    assert checker.check(spec, {"moves": inverse[:-1]})  # one move short: not solved
+    assert checker.check(spec, {"moves": ["X"]}) == ["unknown move 'X'"]
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_seed_model_is_optimal_at_small_depths(depth):
+    instance = instances.load(f"rubik/qtm_depth_{depth:02d}")
+    record = run.run(instance, "seed", "highs", time_limit=120)
+    assert record.status == "optimal" and record.checked, record.message
+    assert record.objective == pytest.approx(depth)
+
+
+def test_seed_model_is_quarter_turn_only():
+    with pytest.raises(UserError, match="quarter-turn"):
+        run.run(instances.load("rubik/htm_depth_01"), "seed", "highs", isolate=False)
+
+
+@pytest.mark.parametrize("text, field", [
+    ("size: 2\nmetric: htm\nscramble: \"R X\"\n", "scramble"),
+    ("size: 2\nmetric: htm\n", "scramble"),
+    ("size: 2\nmetric: htm\nstate: UUUURRRRFFFFDDDDLLLLBBBB\nscramble: R\n", "scramble"),
+    ("size: 2\nmetric: htm\nstate: UUUURRRRFFFFDDDDLLLLBBBU\n", "state"),
+    ("size: 2\nmetric: htm\nstate: UUUURRRRFFFFDDDDLLLLBBB\n", "state"),
+    ("size: 2\nmetric: htm\nstate: UUURRRRFFFFDDDDLLLLBBBBU\n", "state"),
+    ("size: 2\nmetric: htm\nscramble: R\nsteps: 0\n", "steps"),
+    ("size: 2\nmetrik: htm\nscramble: R\n", "metrik"),
+])
+def test_bad_cube_files_name_the_field(write_instance, text, field):
+    path = write_instance("puzzle: rubik\n" + text)
+    with pytest.raises(DataError) as error:
+        instances.load(path)
+    assert error.value.field == field
+    done = run_cli("solve", path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_a_twisted_corner_is_not_a_cube_state(write_instance):
+    state = list(cube.solved(2))
+    a, b, c = cube.corners(2)[0]
+    state[a], state[b], state[c] = state[b], state[c], state[a]
+    text = "".join(cube.FACES[s] for s in state)
+    path = write_instance(f"puzzle: rubik\nsize: 2\nmetric: qtm\nstate: {text}\n")
+    with pytest.raises(DataError, match="twists"):
+        instances.load(path)
