@@ -83,3 +83,17 @@ def test_a_twisted_corner_is_not_a_cube_state(write_instance):
     path = write_instance(f"puzzle: rubik\nsize: 2\nmetric: qtm\nstate: {text}\n")
     with pytest.raises(DataError, match="twists"):
         instances.load(path)
+
+
+@pytest.mark.parametrize("name, depth", [("rubik/htm_depth_03", 3), ("rubik/qtm_depth_03", 3)])
+def test_pieces_model_is_optimal_in_both_metrics(name, depth):
+    record = run.run(instances.load(name), "pieces", "highs", time_limit=300)
+    assert record.status == "optimal" and record.checked, record.message
+    assert checker.length(record.solution["moves"], instances.load(name).spec.metric) == depth
+    assert record.objective == pytest.approx(depth)
+
+
+def test_pieces_model_needs_the_fixed_corner_in_place(write_instance):
+    path = write_instance("puzzle: rubik\nsize: 2\nmetric: htm\nscramble: D\n")
+    with pytest.raises(UserError, match="D-B-L corner"):
+        run.run(instances.load(path), "pieces", "highs", isolate=False)

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from pyomo_puzzles.core.registry import Family, Formulation, register
-from pyomo_puzzles.families.rubik import checker, distances, model_seed, picture, spec
+from pyomo_puzzles.families.rubik import checker, distances, model_pieces, model_seed, picture, spec
 from pyomo_puzzles.families.rubik.schema import SCHEMA
 
 FAMILY = register(Family(
@@ -19,6 +19,14 @@ FAMILY = register(Family(
             model_data=model_seed.model_data,
             decode=model_seed.decode,
             applies_to=model_seed.applies_to,
+        ),
+        "pieces": Formulation(
+            name="pieces",
+            summary="own design: fixed corner, binary corner pieces, one state copy per move, both metrics",
+            build_model=model_pieces.build_model,
+            model_data=model_pieces.model_data,
+            decode=model_pieces.decode,
+            applies_to=model_pieces.applies_to,
         ),
     },
     default_formulation="seed",
