@@ -39,6 +39,7 @@ GENERATED_DIR = "instances"
 
 class ConfigError(UserError):
     def __init__(self, key: str, message: str) -> None:
+        self.key, self.message = key, message
         super().__init__(f"configuration key '{key}': {message}")
 
 
@@ -94,7 +95,50 @@ def validate_config(config: dict, schema_path: str | Path) -> dict:
     config["figures"] = {**FIGURE_DEFAULTS, **config["figures"]}
     check_names(config)
     expand_instances(config["instances"])
+    if "counts" in config:
+        config["counts"] = {"up_to_symmetry": True, "time_limit": 600, **config["counts"]}
+        count_jobs(config)  # checks its names too
     return config
+
+
+@dataclass(frozen=True)
+class CountJob:
+    """Enumerate and count the solutions of one instance with one formulation and solver."""
+
+    instance: str
+    formulation: str
+    solver: str
+
+    def record_path(self, results: str) -> str:
+        return f"{results}/counts/{self.instance}/{self.formulation}/{self.solver}.json"
+
+
+def count_jobs(config: dict, report=print) -> list[CountJob]:
+    """The counting part of the experiment (none without a `counts` section)."""
+    section = config.get("counts")
+    if not section:
+        return []
+    try:
+        check_names({"formulations": section["formulations"], "solvers": section["solvers"]})
+        names, generated = expand_instances(section["instances"])
+    except ConfigError as error:
+        raise ConfigError("counts." + error.key, error.message) from None
+    for i, name in enumerate(section["solvers"]):
+        if name not in solvers.ALL_SOLVERS:
+            raise ConfigError(f"counts.solvers[{i}]", f"{name!r} cannot count (counting needs a MIP solver)")
+    if generated:
+        raise ConfigError("counts.instances", "counting takes shipped instances (names or globs)")
+    chosen = available_solvers({"solvers": section["solvers"]}, report)
+    jobs = []
+    for name in names:
+        fam = registry.family(name.split("/", 1)[0])
+        spec = instances.load(name).spec
+        for formulation in section["formulations"]:
+            form = fam.formulations.get(formulation)
+            if form is None or form.solution_vars is None or form.applies_to(spec):
+                continue
+            jobs += [CountJob(name, formulation, solver) for solver in chosen]
+    return jobs
 
 
 def _slug(options: dict) -> str:

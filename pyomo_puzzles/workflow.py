@@ -67,6 +67,41 @@ def solve_batch(smk: Any) -> None:
     records.write_json_atomic(smk.output.manifest, {"records": done})
 
 
+def count_to_record(smk: Any) -> None:
+    """Enumerate and count one instance's solutions; the record says whether the count is
+    complete and whether it agrees with the instance's known figure."""
+    from pyomo_puzzles.core import enumerate as enumeration
+
+    w, p = smk.wildcards, smk.params
+    instance = instances.load(w.instance)
+    with open(smk.log[0], "w") as log, contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+        try:
+            result = vars(enumeration.count_solutions(instance, w.formulation, w.solver,
+                                                      up_to_symmetry=p.up_to_symmetry, time_limit=p.time_limit))
+        except Exception as error:  # noqa: BLE001 - a record must be written for every count
+            result = {"instance": w.instance, "formulation": w.formulation, "solver": w.solver,
+                      "complete": False, "message": str(error).splitlines()[0]}
+    known = instance.raw.get("known", {}) or {}
+    result.pop("representatives", None)
+    result["known_solutions"] = known.get("solutions")
+    result["known_classes"] = known.get("solutions_up_to_symmetry") if p.up_to_symmetry else None
+    agree = None
+    if result.get("complete") and result["known_solutions"] is not None:
+        agree = result["solutions"] == result["known_solutions"] and (
+            result["known_classes"] is None or result.get("classes") == result["known_classes"])
+    result["agrees_with_known"] = agree
+    records.write_json_atomic(smk.output.record, result)
+
+
+def counts_table(paths: list[str]):
+    import pandas as pd
+
+    columns = ["instance", "formulation", "solver", "complete", "solutions", "classes", "group_order",
+               "known_solutions", "known_classes", "agrees_with_known", "solves", "elapsed", "message"]
+    rows = [{k: json.loads(Path(p).read_text()).get(k) for k in columns} for p in paths]
+    return pd.DataFrame(rows, columns=columns)
+
+
 def generate_instance(smk: Any) -> None:
     p = smk.params
     data = registry.generator(p.generator)(seed=p.seed, **dict(p.options))
@@ -168,5 +203,8 @@ def write_report(smk: Any) -> None:
                        ("cactus", figures.cactus), ("scaling", figures.scaling)):
         drawn += [Path(p) for p in draw(runs, style, out / name)]
     records.write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn]})
+    counts = counts_table(list(smk.input.counts))
+    _write_table(counts, smk.output.counts, "to_csv")
     env = json.loads(Path(smk.input.environment).read_text())
-    page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report))
+    page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report),
+                      counts=counts if len(counts) else None)

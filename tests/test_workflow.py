@@ -60,6 +60,15 @@ def test_smoke_tables_are_tidy(smoke):
     assert "\\toprule" in tex and "\\bottomrule" in tex
 
 
+def test_smoke_counts_agree_with_known_figures(smoke):
+    counts = pd.read_csv(smoke / "tables/counts.csv")
+    row = counts.set_index(["instance", "formulation", "solver"]).loc[
+        ("instant_insanity/parker_brothers", "rotations", "highs")]
+    # ground truth: 8 stacks, 2 up to turning the tower
+    assert (row.complete, row.solutions, row.classes, row.agrees_with_known) == (True, 8, 2, True)
+    assert "## Counts" in (smoke / "report.md").read_text()
+
+
 def test_smoke_figures_report_and_environment(smoke):
     figures = json.loads((smoke / "figures/figures.json").read_text())["figures"]
     assert {Path(f).suffix for f in figures} == {".pdf", ".png"}
@@ -120,6 +129,8 @@ def test_killed_pipeline_resumes_without_redoing_finished_runs(tmp_path):
     (["solvers=[higs]"], "solvers[0]"),
     (["formulations=[placment]"], "formulations[0]"),
     (["instances=[packing/no_such_board]"], "instances[0]"),
+    (["counts={instances: [instant_insanity/parker_brothers], formulations: [rotatons], solvers: [highs]}"],
+     "counts.formulations[0]"),
 ])
 def test_configuration_typos_stop_before_anything_runs(tmp_path, extra, key):
     done = snakemake(tmp_path / "results", "--config", *extra)

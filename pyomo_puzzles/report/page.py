@@ -141,7 +141,7 @@ def _mismatches(runs: pd.DataFrame) -> list[str]:
 
 
 def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figures: list[Path],
-                 environment: dict, out: Path) -> Path:
+                 environment: dict, out: Path, counts: pd.DataFrame | None = None) -> Path:
     """Write the Markdown report to `out`: title, overview, environment table, summary table
     (with any known-answer mismatches listed), and the figures (PNG embedded, PDF linked,
     paths relative to the page). Returns `out`."""
@@ -151,6 +151,10 @@ def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, f
     lines = ["# Solver comparison", "", *_overview(Path(results_dir), runs), "",
              "## Environment", "", markdown_table(env_rows) if len(env_rows) else "(not recorded)", "",
              "## Summary", "", summary_markdown(summary) if len(summary) else "(no runs)", *_mismatches(runs), ""]
+    if counts is not None and len(counts):
+        lines += ["## Counts", "", "Solutions enumerated by no-good cuts (classes: up to the instance's "
+                  "symmetry), against the instance's known figures where it has them.", "",
+                  markdown_table(counts.drop(columns=["message"], errors="ignore")), ""]
     if figures:
         lines += ["## Figures", "", *figures_markdown(figures, out.parent)]
     tables._write_text(out, "\n".join(lines).rstrip() + "\n")

@@ -9,6 +9,7 @@ from pyomo_puzzles.errors import UserError
 try:
     config = experiment.validate_config(config, workflow.source_path("../schemas/config.schema.yaml"))
     RUNS, GENERATED = experiment.matrix(config, report=lambda line: print(line, file=sys.stderr))
+    COUNTS = experiment.count_jobs(config, report=lambda line: print(line, file=sys.stderr))
 except UserError as error:
     sys.exit(f"pyomo-puzzles: error in the configuration: {error}")
 
@@ -38,3 +39,7 @@ def generated_params(wildcards):
 def pictures():
     shipped = dict.fromkeys(r.instance for r in RUNS if not r.instance.startswith("generated/"))
     return [f"{RESULTS}/pictures/{name}.png" for name in shipped]
+
+
+def count_records():
+    return [job.record_path(RESULTS) for job in COUNTS]

@@ -18,6 +18,7 @@ rule environment:
 rule report:
     input:
         manifests=manifests(),
+        counts=count_records(),
         environment=f"{RESULTS}/environment.json",
     output:
         parquet=f"{RESULTS}/tables/runs.parquet",
@@ -25,6 +26,7 @@ rule report:
         summary_csv=f"{RESULTS}/tables/summary.csv",
         summary_tex=f"{RESULTS}/tables/summary.tex",
         figures=f"{RESULTS}/figures/figures.json",
+        counts=f"{RESULTS}/tables/counts.csv",
         report=f"{RESULTS}/report.md",
     params:
         results=lambda w, output: os.path.dirname(output.report),

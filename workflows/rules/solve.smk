@@ -54,3 +54,23 @@ rule picture:
         "../envs/pyomo-puzzles.yaml"
     script:
         "../scripts/picture.py"
+
+
+rule count:
+    output:
+        record=f"{RESULTS}/counts/{{instance}}/{{formulation}}/{{solver}}.json",
+    params:
+        up_to_symmetry=config.get("counts", {}).get("up_to_symmetry", True),
+        time_limit=config.get("counts", {}).get("time_limit", 600),
+    wildcard_constraints:
+        instance="[a-z_]+/[A-Za-z0-9_./-]+",
+        formulation="[a-z_]+",
+        solver="[a-z]+",
+    resources:
+        runtime=lambda w: int(config.get("counts", {}).get("time_limit", 600) / 60) + 15,
+    log:
+        f"{RESULTS}/logs/counts/{{instance}}/{{formulation}}/{{solver}}.log",
+    conda:
+        "../envs/pyomo-puzzles.yaml"
+    script:
+        "../scripts/count.py"
