@@ -35,7 +35,7 @@ FAMILY = register(Family(
     symmetry_images=lambda spec, solution: [solution],
     draw=picture.draw,
     instances_dir=Path(__file__).parent / "instances",
-    size=lambda s: (len(s.scramble), "scramble moves") if s.scramble else None,
+    size=lambda s: (s.known_distance, f"scramble depth ({s.metric})") if s.known_distance is not None else None,
     generators={"rubik": distances.generate},
     describe=lambda s: f"{s.size}x{s.size}x{s.size}, {s.metric}, step bound {s.steps}",
 ))

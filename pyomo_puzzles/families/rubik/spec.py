@@ -22,6 +22,7 @@ class CubeState:
     steps: int
     scramble: tuple[str, ...] | None = None
     title: str = ""
+    known_distance: int | None = None
 
     def array(self) -> np.ndarray:
         return np.array(self.state, dtype=np.int8)
@@ -60,4 +61,4 @@ def load(data: dict, path: Path) -> CubeState:
         state = _from_facelets(data["state"], n, path)
     return CubeState(size=n, state=tuple(int(c) for c in state), metric=metric,
                      steps=data.get("steps", GODS_NUMBER[(n, metric)]), scramble=scramble,
-                     title=data.get("title", ""))
+                     title=data.get("title", ""), known_distance=(data.get("known") or {}).get("distance"))
