@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import sys
 from pathlib import Path
@@ -155,12 +154,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
                                  ("cubes", args.cubes), ("unsolvable", args.unsolvable or None),
                                  ("depth", args.depth), ("metric", args.metric))
                if v is not None}
-    generator = registry.generator(args.name)
-    accepted = inspect.signature(generator).parameters
-    for option in options:
-        if option not in accepted:
-            raise UserError(f"option --{option} does not apply to the {args.name} generator")
-    data = generator(seed=args.seed, solver=args.solver, **options)
+    foreign = registry.foreign_generator_options(args.name, options)
+    if foreign:
+        raise UserError(f"option --{foreign[0]} does not apply to the {args.name} generator")
+    data = registry.generator(args.name)(seed=args.seed, solver=args.solver, **options)
     text = yaml.safe_dump(data, sort_keys=False, default_flow_style=None)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import inspect
 import json
 import os
 import platform
@@ -66,7 +65,12 @@ class Generated:
     options: tuple[tuple[str, Any], ...]
 
     def path(self, results: str) -> str:
-        return f"{results}/{GENERATED_DIR}/{self.name.removeprefix('generated/')}.yaml"
+        return generated_path(self.name, results)
+
+
+def generated_path(name: str, results: str) -> str:
+    """The file of the generated instance `name` (generated/<generator>/<stem>)."""
+    return f"{results}/{GENERATED_DIR}/{name.removeprefix('generated/')}.yaml"
 
 
 DEFAULTS = {"batch": 8, "results": "results", "figures": {}}
@@ -170,15 +174,13 @@ def expand_instances(entries: list) -> tuple[list[str], list[Generated]]:
 
 def _generated(entry: dict, key: str) -> list[Generated]:
     name = entry["generator"]
+    options = dict(entry.get("options", {}))
     try:
-        generator = registry.generator(name)
+        foreign = registry.foreign_generator_options(name, options)
     except UserError as error:
         raise ConfigError(f"{key}.generator", str(error)) from None
-    options = dict(entry.get("options", {}))
-    accepted = inspect.signature(generator).parameters
-    for option in options:
-        if option not in accepted or option in ("seed", "solver"):
-            raise ConfigError(f"{key}.options.{option}", f"not an option of the {name} generator")
+    if foreign:
+        raise ConfigError(f"{key}.options.{foreign[0]}", f"not an option of the {name} generator")
     return [Generated(f"generated/{name}/{_slug(options)}_seed{seed}", name, seed, tuple(sorted(options.items())))
             for seed in entry["seeds"]]
 
@@ -262,11 +264,6 @@ def solver_formulation(reference: str) -> str:
 def batches(runs: list[Run], size: int) -> list[list[Run]]:
     """Consecutive runs in groups of `size` (runs of one instance stay together)."""
     return [runs[i:i + size] for i in range(0, len(runs), size)]
-
-
-def settings_key(config: dict) -> str:
-    """What a record depends on besides its run: a stale record is redone when it changes."""
-    return json.dumps({"time_limit": config["time_limit"], "threads": config["threads"]}, sort_keys=True)
 
 
 # --- environment -------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from pyomo_puzzles.core import instances, records, registry, run
-from pyomo_puzzles.experiment import Run, environment, solver_formulation
+from pyomo_puzzles.experiment import Run, environment, generated_path, solver_formulation
 
 
 def _same_settings(path: Path, time_limit: float, threads: int) -> bool:
@@ -31,7 +31,7 @@ def _same_settings(path: Path, time_limit: float, threads: int) -> bool:
 def load_run_instance(name: str, results: str):
     """A shipped instance, or a generated one from its file in the results folder."""
     if name.startswith("generated/"):
-        path = Path(results) / "instances" / f"{name.removeprefix('generated/')}.yaml"
+        path = Path(generated_path(name, results))
         return instances.from_data(instances.read_data_file(path), path, shipped_name=name)
     return instances.load(name)
 
@@ -169,19 +169,6 @@ def _write_table(table, path: str, writer: str) -> None:
     tmp.parent.mkdir(parents=True, exist_ok=True)
     getattr(table, writer)(tmp, index=False)
     tmp.replace(path)
-
-
-def records_table(paths: list[str]) -> str:
-    """A Markdown table, one row per run record."""
-    rows = ["| instance | formulation | solver | status | checked | wall s | solver s | nodes |",
-            "|---|---|---|---|---|---|---|---|"]
-    for path in paths:
-        r = records.RunRecord.from_dict(json.loads(Path(path).read_text()))
-        wall = f"{r.wall_time:.3f}" if r.wall_time is not None else "-"
-        solver_time = f"{r.solver_time:.3f}" if r.solver_time is not None else "-"
-        rows.append(f"| {r.instance} | {r.formulation} | {r.solver_version or r.solver} | {r.status} | "
-                    f"{r.checked} | {wall} | {solver_time} | {r.nodes if r.nodes is not None else '-'} |")
-    return "\n".join(rows) + "\n"
 
 
 # --- tables, figures, report (pyomo_puzzles.report does the work) ------------------------

@@ -104,6 +104,24 @@ def validate(data: dict, schema: dict, path: Path) -> None:
         raise schema_error(path, deepest_first)
 
 
+def merge_base(data: dict, path: Path, schema: dict) -> dict:
+    """Resolve a data file's `base` (another instance, shipped or a path relative to this
+    file): the base's fields, overridden by this file's. The base's `known` figures are
+    dropped: they do not hold for a variant of it."""
+    if "base" not in data:
+        return data
+    relative = path.parent / data["base"]
+    try:
+        _, base_path = resolve(relative if relative.is_file() else data["base"])
+    except Exception:
+        raise DataError(path, "base", f"no shipped instance or file {data['base']!r}") from None
+    base = read_data_file(base_path)
+    validate(base, schema, base_path)
+    base = merge_base(base, base_path, schema)
+    base.pop("known", None)
+    return {**base, **{k: v for k, v in data.items() if k != "base"}}
+
+
 def load(name_or_path: str | Path) -> Instance:
     """Load and validate an instance; raises DataError or UserError on any problem."""
     shipped_name, path = resolve(name_or_path)

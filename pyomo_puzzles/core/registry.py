@@ -127,6 +127,14 @@ def generator(name: str) -> Callable[..., dict]:
     return offered[name]
 
 
+def foreign_generator_options(name: str, options) -> list[str]:
+    """Options that the generator `name` does not take (seed and solver are set apart)."""
+    import inspect
+
+    accepted = inspect.signature(generator(name)).parameters
+    return [o for o in options if o not in accepted or o in ("seed", "solver")]
+
+
 def formulation(fam: Family, name: str | None) -> Formulation:
     name = name or fam.default_formulation
     if name not in fam.formulations:

@@ -73,6 +73,7 @@ def side_counts() -> np.ndarray:
 _PAIRS = list(itertools.combinations(range(COLOURS), 2))  # the 6 colour pairs a side can show
 
 
+@lru_cache(maxsize=None)
 def _pair_state_tables():
     """For two side-tuples: are they different on every side, and the state (the colour
     pair on each side, a number < 6^4); and the complementary state of each state."""

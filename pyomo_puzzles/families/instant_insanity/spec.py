@@ -25,24 +25,8 @@ class CubeSet:
         return len(self.cubes)
 
 
-def _merge_base(data: dict, path: Path) -> dict:
-    """Resolve `base`: its fields, overridden by this file's (its `known` figures dropped)."""
-    if "base" not in data:
-        return data
-    relative = path.parent / data["base"]
-    try:
-        _, base_path = core_instances.resolve(relative if relative.is_file() else data["base"])
-    except Exception:
-        raise DataError(path, "base", f"no shipped instance or file {data['base']!r}") from None
-    base = core_instances.read_data_file(base_path)
-    core_instances.validate(base, SCHEMA, base_path)
-    base = _merge_base(base, base_path)
-    base.pop("known", None)
-    return {**base, **{k: v for k, v in data.items() if k != "base"}}
-
-
 def load(data: dict, path: Path) -> CubeSet:
-    data = _merge_base(data, path)
+    data = core_instances.merge_base(data, path, SCHEMA)
     for required in ("colours", "cubes", "question"):
         if required not in data:
             raise DataError(path, required, "required field is missing")

@@ -195,22 +195,6 @@ def _connected(cells: tuple[Cell, ...]) -> bool:
     return len(seen) == len(cells)
 
 
-def _merge_base(data: dict, path: Path) -> dict:
-    """Resolve `base`: its board, pieces and rules, overridden by this file's fields."""
-    if "base" not in data:
-        return data
-    relative = path.parent / data["base"]
-    try:
-        _, base_path = core_instances.resolve(relative if relative.is_file() else data["base"])
-    except Exception:
-        raise DataError(path, "base", f"no shipped instance or file {data['base']!r}") from None
-    base = core_instances.read_data_file(base_path)
-    core_instances.validate(base, SCHEMA, base_path)
-    base = _merge_base(base, base_path)
-    base.pop("known", None)  # figures of the base do not hold for a variant of it
-    return {**base, **{k: v for k, v in data.items() if k != "base"}}
-
-
 def _pieces(data: dict, path: Path, dim: int) -> list[PieceType]:
     allow = data.get("allow_reflections", True)
     pieces, names = [], set()
@@ -369,7 +353,7 @@ def _instance_symmetries(size: Cell, holes, pieces, requirements, fixed) -> tupl
 
 
 def load(data: dict, path: Path) -> PackingSpec:
-    data = _merge_base(data, path)
+    data = core_instances.merge_base(data, path, SCHEMA)
     for required in ("board", "pieces"):
         if required not in data:
             raise DataError(path, required, "required field is missing (here or in the base)")

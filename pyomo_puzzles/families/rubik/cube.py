@@ -163,7 +163,3 @@ def impossible(state: np.ndarray, n: int) -> str | None:
     if twist % 3:
         return "the corner twists do not add up (a corner is turned in place)"
     return None
-
-
-def cube_letter(colour: int) -> str:
-    return FACES[colour]
