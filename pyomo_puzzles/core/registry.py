@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, Iterable
 
 import pyomo.environ as pyo
 
@@ -19,6 +19,22 @@ from pyomo_puzzles.errors import UserError
 
 Solution = dict[str, Any]
 """A decoded solution in the puzzle's own terms (pieces and cells), JSON-serialisable."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One step of a formulation solved as a sequence of models (e.g. iterative deepening).
+
+    Every solution of the stage's models has objective `objective`, and the stages come in
+    increasing objective, so the first solution found is optimal once every earlier
+    stage's parts were infeasible. `parts` are specs for `model_data` and `decode`;
+    `settled` counts parts the formulation proved empty without a solver; `solution`, if
+    given, answers the stage without any model (e.g. a cube that is solved already)."""
+
+    objective: float
+    parts: list
+    settled: int = 0
+    solution: Solution | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +63,9 @@ class Formulation:
     prepare_enumeration: Callable[[Any, pyo.ConcreteModel, bool], None] | None = None
     """Optional: restrict the model before enumeration (``up_to_symmetry`` given), e.g. by
     fixing variables that only symmetric copies of solutions use."""
+    stages: Callable[[Any], Iterable[Stage]] | None = None
+    """Optional: solve the instance as a sequence of models (see `Stage`) instead of one;
+    `model_data` and `decode` then take a stage's parts, not the instance's spec."""
 
 
 @dataclass(frozen=True)

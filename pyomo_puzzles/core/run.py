@@ -76,6 +76,10 @@ def _run_in_process(instance: Instance, form: registry.Formulation, solver: str,
     started = time.perf_counter()
     try:
         record.solver_version = solvers.require(solver)
+        if form.stages is not None:
+            _solve_in_stages(record, instance, form, solver, time_limit, threads, started)
+            record.wall_time = time.perf_counter() - started
+            return record
         model = build_model(instance, form)
         record.build_time = time.perf_counter() - started
         outcome = solvers.SolverSession(solver, model, time_limit, threads).solve()
@@ -91,6 +95,52 @@ def _run_in_process(instance: Instance, form: registry.Formulation, solver: str,
         record.message = f"{type(error).__name__}: {error}".splitlines()[0]
     record.wall_time = time.perf_counter() - started
     return record
+
+
+def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formulation, solver: str,
+                     time_limit: float | None, threads: int | None, started: float) -> None:
+    """Solve the formulation's stages' parts in turn until one has a solution (see
+    `registry.Stage`); the time limit covers all of them."""
+    solver_time, build_time, nodes, models, settled, objectives = 0.0, 0.0, 0, 0, 0, []
+    record.status, found = "infeasible", None
+    for stage in form.stages(instance.spec):
+        objectives.append(stage.objective)
+        settled += stage.settled
+        record.bound = stage.objective  # every earlier stage was proved to have no solution
+        found = stage.solution
+        for part in stage.parts:
+            if found is not None:
+                break
+            remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
+            if remaining is not None and remaining <= 0:
+                record.status, record.message = "time_limit", "time limit reached between models"
+                break
+            built = time.perf_counter()
+            model = abstract_model(form).create_instance(data=form.model_data(part))
+            build_time += time.perf_counter() - built
+            outcome = solvers.SolverSession(solver, model, remaining, threads).solve()
+            models += 1
+            solver_time += outcome.solver_time or 0.0
+            nodes += outcome.nodes or 0
+            if outcome.has_solution:
+                found = form.decode(part, model)
+            elif outcome.status != "infeasible":
+                record.status = outcome.status if outcome.status in ("time_limit", "error") else "error"
+                record.message = outcome.message or f"a part ended {outcome.status}"
+                break
+        if found is not None:
+            record.status, record.objective = "optimal", stage.objective
+            break
+        if record.status != "infeasible":
+            break
+    if record.status == "infeasible":
+        record.bound = None
+    record.solver_time, record.build_time, record.nodes = solver_time, build_time, nodes
+    span = f"{objectives[0]:g}..{objectives[-1]:g}" if objectives else "none"
+    summary = f"{len(objectives)} stages (objective {span}): {models} models solved, {settled} parts settled without a solver"
+    record.message = summary + (f"; {record.message}" if record.message else "")
+    if found is not None:
+        attach_checked_solution(record, instance, found)
 
 
 def _child(conn, instance, form, solver, time_limit, threads) -> None:

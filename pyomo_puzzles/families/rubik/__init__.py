@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from pyomo_puzzles.core.registry import Family, Formulation, register
-from pyomo_puzzles.families.rubik import checker, distances, model_pieces, model_seed, picture, spec
+from pyomo_puzzles.families.rubik import checker, distances, model_pieces, model_projections, model_seed, picture, spec
 from pyomo_puzzles.families.rubik.schema import SCHEMA
 
 FAMILY = register(Family(
@@ -27,6 +27,15 @@ FAMILY = register(Family(
             model_data=model_pieces.model_data,
             decode=model_pieces.decode,
             applies_to=model_pieces.applies_to,
+        ),
+        "projections": Formulation(
+            name="projections",
+            summary="own design: two corner-pattern networks sharing one move sequence, iterative deepening",
+            build_model=model_projections.build_model,
+            model_data=model_projections.model_data,
+            decode=model_projections.decode,
+            applies_to=model_projections.applies_to,
+            stages=model_projections.stages,
         ),
     },
     default_formulation="seed",

@@ -1,0 +1,310 @@
+"""Projection flows: the 2x2x2 as layered networks of corner patterns that share one move sequence (own design).
+
+A state of the 2x2x2 with the D-B-L corner held fixed is where each of the other seven
+corner cubies is, and how it is twisted. Forget some cubies and what remains is a
+*pattern*: here the cubies {0, 1, 2, 3} (68,040 patterns) and {3, 4, 5, 6} (68,040). A move
+acts on patterns as on states, so each pattern set, unrolled over the steps, is a layered
+network, and a move sequence is one path through each network. The two patterns together
+say where every cubie is and how it is twisted, so a move sequence that takes *both*
+patterns from the scramble's to the solved one solves the cube: the two paths, tied to one
+sequence of move variables, are an exact model.
+
+Each network is pruned before the model is built, with the breadth-first distances of its
+patterns to the solved pattern (a pattern database, 68,040 entries, computed here in plain
+numpy): a pattern can be on step t of an h-move solution only if it is reached from the
+scramble's pattern in t moves through patterns that could still be solved in time, and
+only if it leads on to the solved pattern in the remaining h - t moves. What is left of each
+network is small; it is the model.
+
+Sets
+    K                      the moves of the metric (U, R and F turns);  T = {0..h-1}  steps
+    J                      the two patterns;  N_j  the nodes (t, s) of pattern j's pruned network
+    A_j                    its arcs (t, s, k, s'): move k at step t takes pattern s to s'
+    KT ⊆ T × K             the moves that some arc of every network makes at step t
+    W ⊆ KT × KT            pairs of moves (t, k), (t+1, k') that waste a move (same face twice
+                           in the half-turn metric; a quarter turn undone at once in the
+                           quarter-turn metric)
+Variables
+    y[t,k] ∈ {0,1}         step t is move k
+    f[j,a] ∈ [0,1]         pattern j's path uses arc a
+Constraints
+    Σ_k y[t,k] = 1                                   one move per step
+    y[t,k] + y[t+1,k'] ≤ 1        ((t,k),(t+1,k')) ∈ W     no wasted pair
+    Σ_{a out of n} f[j,a] - Σ_{a into n} f[j,a] = [n is the scramble's pattern at step 0]
+                                  - [n is the solved pattern at step h]    one path per pattern
+    Σ_{a = (t,·,k,·) ∈ A_j} f[j,a] = y[t,k]          each path makes the chosen moves
+Objective
+    none: the model asks whether exactly h moves solve the cube.
+
+Solved as a sequence of such models (`stages`): iterative deepening over h, from the
+largest pattern distance of the scramble up to God's number (11 half turns, 14 quarter
+turns; in the quarter-turn metric only h of the scramble's parity, since every quarter
+turn is an odd permutation of the corners), each h split into parts by its first
+`SPLIT_MOVES` moves. A part whose pruned networks are empty is settled without a solver;
+the others are solved in turn until one has a solution. Every shorter h has then been
+proved infeasible, so the first solution found is optimal.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import pyomo.environ as pyo
+
+from pyomo_puzzles.core.expressions import total
+from pyomo_puzzles.core.registry import Stage
+from pyomo_puzzles.families.rubik import cube, distances, model_pieces
+from pyomo_puzzles.families.rubik.spec import GODS_NUMBER, CubeState
+
+PATTERNS = ((0, 1, 2, 3), (3, 4, 5, 6))
+"""Cubie subsets whose positions and twists make the two patterns; together they cover all 7."""
+SPLIT_MOVES = {"htm": 2, "qtm": 3}
+"""Each horizon is split into parts by this many first moves (see docs/pocket_cube.md)."""
+LABELS = 21  # a cubie's (position, twist): 7 x 3
+
+
+# Patterns ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Pattern:
+    """A pattern set: codes, the move table on codes, and distances to the solved pattern."""
+
+    cubies: tuple[int, ...]
+    moves: tuple[str, ...]
+    next_code: np.ndarray   # [move, code] -> code (-1 for codes that are not patterns)
+    to_solved: np.ndarray   # [code] -> distance to the solved pattern (-1 if not a pattern)
+    solved: int
+
+    def code(self, pieces: dict[int, tuple[int, int]]) -> int:
+        """The pattern of a state given as position -> (cubie, twist)."""
+        where = {cubie: 3 * position + twist for position, (cubie, twist) in pieces.items()}
+        return sum(where[c] * LABELS ** i for i, c in enumerate(self.cubies))
+
+
+def _label_table(metric: str) -> np.ndarray:
+    """[move, label] -> label, a label being one cubie's 3 * position + twist."""
+    table = np.empty((len(distances.METRICS[metric]), LABELS), dtype=np.int64)
+    for k, name in enumerate(distances.METRICS[metric]):
+        for position, (target, twist) in model_pieces.move_action(name).items():
+            for old_twist in range(3):
+                table[k, 3 * position + old_twist] = 3 * target + (old_twist + twist) % 3
+    return table
+
+
+@lru_cache(maxsize=None)
+def pattern(cubies: tuple[int, ...], metric: str) -> Pattern:
+    """Build the move table and breadth-first distances of a pattern set (plain numpy)."""
+    m = len(cubies)
+    codes = np.arange(LABELS ** m)
+    digits = np.stack([(codes // LABELS ** i) % LABELS for i in range(m)])
+    positions = digits // 3
+    distinct = np.ones(len(codes), dtype=bool)
+    for a, b in itertools.combinations(range(m), 2):
+        distinct &= positions[a] != positions[b]
+    labels = _label_table(metric)
+    next_code = np.full((len(labels), len(codes)), -1, dtype=np.int64)
+    for k in range(len(labels)):
+        moved = sum(labels[k][digits[i]] * LABELS ** i for i in range(m))
+        next_code[k, distinct] = moved[distinct]
+    solved = sum(3 * c * LABELS ** i for i, c in enumerate(cubies))
+    to_solved = np.full(len(codes), -1, dtype=np.int64)
+    to_solved[solved] = 0
+    frontier, depth = np.array([solved]), 0
+    while len(frontier):  # the moves are closed under inverses: distance from = distance to
+        depth += 1
+        reached = np.unique(next_code[:, frontier].ravel())
+        frontier = reached[to_solved[reached] < 0]
+        to_solved[frontier] = depth
+    return Pattern(cubies, distances.METRICS[metric], next_code, to_solved, int(solved))
+
+
+# Parts: one horizon, one prefix ------------------------------------------------------------
+@dataclass(frozen=True)
+class Part:
+    """What one model is built from: the moves still to make from the state after `prefix`."""
+
+    spec: CubeState
+    prefix: tuple[str, ...]
+    horizon: int
+    starts: tuple[int, ...]  # per pattern: its code after the prefix
+    arcs: tuple              # per pattern: per step t, arrays (from, move, to) of the pruned network
+    allowed: tuple           # per step: the moves every network makes there
+
+
+def wasteful(metric: str, first: str, then: str) -> bool:
+    """Does `then` right after `first` waste a move?"""
+    if metric == "htm":
+        return first[0] == then[0]
+    return first[0] == then[0] and first != then  # X then X' (X X is a half turn: fine)
+
+
+def _pruned_network(pat: Pattern, start: int, horizon: int, first_moves: list[int]) -> list | None:
+    """Arcs (from, move, to) per step of the paths from `start` to solved in `horizon` moves,
+    pruned forwards by the distance to solved and backwards by reachability; None if none."""
+    if pat.to_solved[start] > horizon:
+        return None
+    layer, arcs = np.array([start]), []
+    for t in range(horizon):
+        moves = np.array(first_moves if t == 0 else range(len(pat.moves)))
+        src = np.repeat(layer, len(moves))
+        mv = np.tile(moves, len(layer))
+        dst = pat.next_code[mv, src]
+        keep = pat.to_solved[dst] <= horizon - t - 1
+        arcs.append((src[keep], mv[keep], dst[keep]))
+        layer = np.unique(dst[keep])
+    if pat.solved not in layer:
+        return None
+    alive = np.array([pat.solved])
+    for t in range(horizon - 1, -1, -1):
+        src, mv, dst = arcs[t]
+        keep = np.isin(dst, alive)
+        arcs[t] = (src[keep], mv[keep], dst[keep])
+        alive = np.unique(src[keep])
+    return arcs
+
+
+def part(spec: CubeState, prefix: tuple[str, ...], horizon: int) -> Part | None:
+    """The part of horizon `prefix` + `horizon` moves that starts with `prefix`, or None
+    if a pattern network shows that it has no solution."""
+    moves = distances.METRICS[spec.metric]
+    pieces = model_pieces.pieces(cube.apply(spec.array(), list(prefix), 2))
+    first = [k for k, name in enumerate(moves) if not (prefix and wasteful(spec.metric, prefix[-1], name))]
+    networks, starts = [], []
+    for cubies in PATTERNS:
+        pat = pattern(cubies, spec.metric)
+        starts.append(pat.code(pieces))
+        arcs = _pruned_network(pat, starts[-1], horizon, first)
+        if arcs is None:
+            return None
+        networks.append(arcs)
+    allowed = tuple(
+        frozenset.intersection(*(frozenset(np.unique(net[t][1]).tolist()) for net in networks))
+        for t in range(horizon))
+    if any(not a for a in allowed):
+        return None
+    return Part(spec, prefix, horizon, tuple(starts), tuple(networks), allowed)
+
+
+def _horizons(spec: CubeState) -> list[int]:
+    pieces = model_pieces.pieces(spec.array())
+    lower = max(int(pattern(c, spec.metric).to_solved[pattern(c, spec.metric).code(pieces)]) for c in PATTERNS)
+    upper = min(spec.steps, GODS_NUMBER[(2, spec.metric)])
+    if spec.metric == "qtm":  # a quarter turn is a 4-cycle of corners: odd
+        parity = _permutation_parity([pieces[p][0] for p in range(7)])
+        return [h for h in range(lower, upper + 1) if h % 2 == parity]
+    return list(range(lower, upper + 1))
+
+
+def _permutation_parity(perm: list[int]) -> int:
+    seen, parity = set(), 0
+    for i in range(len(perm)):
+        length, j = 0, i
+        while j not in seen:
+            seen.add(j)
+            j = perm[j]
+            length += 1
+        if length:
+            parity ^= (length - 1) & 1
+    return parity
+
+
+def _prefixes(metric: str, length: int) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = [()]
+    for _ in range(length):
+        out = [p + (k,) for p in out for k in distances.METRICS[metric] if not (p and wasteful(metric, p[-1], k))]
+    return out
+
+
+def stages(spec: CubeState):
+    """Iterative deepening: one stage per horizon, its parts split by the first moves."""
+    for horizon in _horizons(spec):
+        if horizon == 0:  # solved already: no model to build
+            yield Stage(objective=0, parts=[], settled=0, solution={"moves": []})
+            return
+        split = min(SPLIT_MOVES[spec.metric], horizon - 1)
+        parts = [part(spec, prefix, horizon - len(prefix)) for prefix in _prefixes(spec.metric, split)]
+        live = [p for p in parts if p is not None]
+        yield Stage(objective=horizon, parts=live, settled=len(parts) - len(live))
+
+
+# The model ---------------------------------------------------------------------------------
+def build_model() -> pyo.AbstractModel:
+    model = pyo.AbstractModel(name="rubik_projections")
+    model.STEPS = pyo.Set(doc="T: steps 0..h-1")
+    model.MOVES_AT = pyo.Set(dimen=2, doc="KT: (t, k), the moves every network makes at step t")
+    model.WASTED_PAIRS = pyo.Set(dimen=4, doc="W: (t, k, t+1, k') that waste a move")
+    model.NODES = pyo.Set(dimen=3, doc="N: (j, t, s) pattern j is s after step t")
+    model.ARCS = pyo.Set(dimen=5, doc="A: (j, t, s, k, s'), move k at step t takes s to s'")
+    model.OUT = pyo.Set(model.NODES, dimen=5, doc="arcs out of a node")
+    model.IN = pyo.Set(model.NODES, dimen=5, doc="arcs into a node")
+    model.PATTERNS = pyo.Set(doc="J")
+    model.MAKING = pyo.Set(model.PATTERNS, model.MOVES_AT, dimen=5, doc="pattern j's arcs of move k at step t")
+    model.supply = pyo.Param(model.NODES, default=0, doc="+1 at the scramble's pattern, -1 at the solved one")
+
+    model.y = pyo.Var(model.MOVES_AT, domain=pyo.Binary, doc="step t is move k")
+    model.f = pyo.Var(model.ARCS, bounds=(0, 1), doc="the pattern's path uses the arc")
+
+    @model.Constraint(model.STEPS)
+    def one_move_per_step(m, t):
+        return total(m.y[t, k] for (tt, k) in m.MOVES_AT if tt == t) == 1
+
+    @model.Constraint(model.WASTED_PAIRS)
+    def no_wasted_pair(m, t, k, t2, k2):
+        return m.y[t, k] + m.y[t2, k2] <= 1
+
+    @model.Constraint(model.NODES)
+    def one_path_per_pattern(m, j, t, s):
+        return total([*(m.f[a] for a in m.OUT[j, t, s]), *(-m.f[a] for a in m.IN[j, t, s])]) == m.supply[j, t, s]
+
+    @model.Constraint(model.PATTERNS, model.MOVES_AT)
+    def paths_make_the_chosen_moves(m, j, t, k):
+        return total(m.f[a] for a in m.MAKING[j, t, k]) == m.y[t, k]
+
+    model.feasibility = pyo.Objective(expr=0, sense=pyo.minimize)
+    return model
+
+
+def model_data(p: Part) -> dict:
+    moves = distances.METRICS[p.spec.metric]
+    moves_at = [(t, moves[k]) for t in range(p.horizon) for k in sorted(p.allowed[t])]
+    wasted = [(t, a, t + 1, b) for t in range(p.horizon - 1) for k_a in p.allowed[t] for k_b in p.allowed[t + 1]
+              for a, b in [(moves[k_a], moves[k_b])] if wasteful(p.spec.metric, a, b)]
+    arcs, out, into, making, supply = [], {}, {}, {}, {}
+    for j, network in enumerate(p.arcs):
+        for t, (src, mv, dst) in enumerate(network):
+            for s, k, u in zip(src.tolist(), mv.tolist(), dst.tolist()):
+                if k not in p.allowed[t]:
+                    continue
+                arc = (j, t, s, moves[k], u)
+                arcs.append(arc)
+                out.setdefault((j, t, s), []).append(arc)
+                into.setdefault((j, t + 1, u), []).append(arc)
+                making.setdefault((j, t, moves[k]), []).append(arc)
+        supply[(j, 0, p.starts[j])] = 1
+        supply[(j, p.horizon, pattern(PATTERNS[j], p.spec.metric).solved)] = -1
+    nodes = sorted(set(out) | set(into))
+    return {None: {
+        "STEPS": {None: list(range(p.horizon))},
+        "MOVES_AT": {None: moves_at},
+        "WASTED_PAIRS": {None: wasted},
+        "NODES": {None: nodes},
+        "ARCS": {None: arcs},
+        "OUT": {n: out.get(n, []) for n in nodes},
+        "IN": {n: into.get(n, []) for n in nodes},
+        "PATTERNS": {None: list(range(len(p.arcs)))},
+        "MAKING": {(j, t, k): making.get((j, t, k), []) for j in range(len(p.arcs)) for (t, k) in moves_at},
+        "supply": supply,
+    }}
+
+
+def decode(p: Part, model: pyo.ConcreteModel) -> dict:
+    chosen = []
+    for t in sorted(model.STEPS):
+        chosen += [k for (tt, k) in model.MOVES_AT if tt == t and (model.y[tt, k].value or 0) > 0.5]
+    return {"moves": list(p.prefix) + chosen}
+
+
+def applies_to(spec: CubeState) -> str | None:
+    return model_pieces.applies_to(spec)
