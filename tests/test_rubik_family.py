@@ -97,3 +97,56 @@ def test_pieces_model_needs_the_fixed_corner_in_place(write_instance):
     path = write_instance("puzzle: rubik\nsize: 2\nmetric: htm\nscramble: D\n")
     with pytest.raises(UserError, match="D-B-L corner"):
         run.run(instances.load(path), "pieces", "highs", isolate=False)
+
+
+# The projection-flow formulation -------------------------------------------------------
+@pytest.mark.parametrize("metric, deepest", [("htm", 11), ("qtm", 14)])
+def test_projection_model_proves_every_shipped_depth_optimal(metric, deepest):
+    """Each shipped scramble's depth is its distance in the breadth-first table (checked
+    above); the depth is not given to the model."""
+    for depth in range(1, deepest + 1):
+        instance = instances.load(f"rubik/{metric}_depth_{depth:02d}")
+        record = run.run(instance, "projections", "highs", time_limit=120, isolate=False)
+        assert record.status == "optimal" and record.checked, (depth, record.message)
+        assert record.objective == record.bound == depth
+        assert checker.length(record.solution["moves"], metric) == depth
+
+
+def test_corner_patterns_are_complete_and_their_distances_are_lower_bounds():
+    import random
+
+    from pyomo_puzzles.families.rubik import model_pieces, model_projections
+
+    for cubies in model_projections.PATTERNS:
+        pattern = model_projections.pattern(cubies, "htm")
+        assert (pattern.to_solved >= 0).sum() == 7 * 6 * 5 * 4 * 3 ** 4  # 68,040 placements of 4 corners
+    table = distances.table("htm")
+    rng = random.Random(5)
+    for _ in range(200):
+        state = cube.apply(cube.solved(2), [rng.choice(distances.METRICS["htm"]) for _ in range(rng.randint(0, 20))], 2)
+        pieces = model_pieces.pieces(state)
+        bounds = [int(model_projections.pattern(c, "htm").to_solved[model_projections.pattern(c, "htm").code(pieces)])
+                  for c in model_projections.PATTERNS]
+        assert max(bounds) <= table.distance(state)
+
+
+@pytest.mark.parametrize("solver", ["cbc", "glpk"])
+def test_projection_model_on_the_other_solvers(solver):
+    instance = instances.load("rubik/htm_depth_09")
+    record = run.run(instance, "projections", solver, time_limit=120)
+    assert record.status == "optimal" and record.checked, record.message
+    assert record.objective == 9 and len(record.solution["moves"]) == 9
+
+
+def test_a_staged_run_out_of_time_keeps_its_proven_bound():
+    instance = instances.load("rubik/htm_depth_11")
+    record = run.run(instance, "projections", "highs", time_limit=0.2, isolate=False)
+    assert record.status == "time_limit" and record.objective is None and record.solution is None
+    assert 6 <= record.bound <= 11  # every shorter horizon than the bound was proved empty
+
+
+def test_a_solved_cube_needs_no_move(write_instance):
+    path = write_instance("puzzle: rubik\nsize: 2\nmetric: htm\nscramble: U U'\n")
+    record = run.run(instances.load(path), "projections", "highs", isolate=False)
+    assert record.status == "optimal" and record.checked and record.solution == {"moves": []}
+    assert record.objective == 0
