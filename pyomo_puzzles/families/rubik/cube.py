@@ -163,3 +163,60 @@ def impossible(state: np.ndarray, n: int) -> str | None:
     if twist % 3:
         return "the corner twists do not add up (a corner is turned in place)"
     return None
+
+
+@lru_cache(maxsize=None)
+def rotations() -> tuple[tuple[Vector, Vector, Vector], ...]:
+    """The 24 rotations of the cube as integer matrices (rows), closed under two quarter turns."""
+    def apply_to_rows(turn, matrix):
+        columns = list(zip(*matrix))
+        return tuple(zip(*[turn(c) for c in columns]))
+    identity = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+    found, frontier = {identity}, [identity]
+    while frontier:
+        matrix = frontier.pop()
+        for axis in (NORMAL["U"], NORMAL["R"]):
+            turned = apply_to_rows(lambda v, a=axis: _clockwise(a, v), matrix)
+            if turned not in found:
+                found.add(turned)
+                frontier.append(turned)
+    return tuple(sorted(found))
+
+
+def _times(matrix, v: Vector) -> Vector:
+    return tuple(_dot(row, v) for row in matrix)
+
+
+def rotate_whole_cube(state: np.ndarray, matrix, n: int) -> np.ndarray:
+    """The state after turning the whole cube by `matrix` (a sticker at (p, d) goes to (Mp, Md))."""
+    where = _position(n)
+    new = np.empty_like(np.asarray(state))
+    for i, (p, d) in enumerate(stickers(n)):
+        new[where[(_times(matrix, p), _times(matrix, d))]] = state[i]
+    return new
+
+
+def face_of(normal: Vector) -> str:
+    return next(f for f, v in NORMAL.items() if v == normal)
+
+
+def held_corner_home(state: np.ndarray, corner: Vector, n: int = 2) -> tuple[np.ndarray, dict[str, str]]:
+    """Turn the whole cube so that the cubie that belongs at `corner` is there, untwisted.
+
+    Returns the turned state and, for each face letter of the turned cube, the face of
+    the given cube that it is: a move sequence that solves the turned cube solves the
+    given one with its faces renamed so (the count is the same in both metrics). Exactly
+    one of the 24 rotations does it: they act on a corner's places and twists regularly.
+    """
+    home = solved(n)
+    corner_stickers = [i for i, (p, _) in enumerate(stickers(n)) if p == corner]
+    for matrix in rotations():
+        turned = rotate_whole_cube(state, matrix, n)
+        if all(turned[i] == home[i] for i in corner_stickers):
+            inverse = tuple(zip(*matrix))  # a rotation's inverse is its transpose
+            return turned, {f: face_of(_times(inverse, NORMAL[f])) for f in FACES}
+    raise ValueError("no rotation brings the corner home: not a cube state")
+
+
+def renamed(moves: list[str], faces: dict[str, str]) -> list[str]:
+    return [faces[m[0]] + m[1:] for m in moves]

@@ -1,7 +1,8 @@
 """A pieces model of the 2x2x2 with disaggregated steps (own design, after the prototypes).
 
-Differences from the published model (`model_seed`): the D-B-L corner is held fixed, so
-only U, R and F turn (9 moves in the half-turn metric, 6 in the quarter-turn metric); the
+Differences from the published model (`model_seed`): the D-B-L corner is held fixed (a
+scramble that moved it is first turned as a whole so that it is home, and the moves found
+are renamed back: `oriented`), so only U, R and F turn (9 moves in the half-turn metric, 6 in the quarter-turn metric); the
 state is a binary assignment of the other 7 corner cubies, with twist, to the 7 corner
 positions; each step is split into one copy of the state per move, the copies summing to
 the state before and, moved, to the state after (a much stronger LP than big-M links);
@@ -34,6 +35,7 @@ Objective
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 
 import numpy as np
 import pyomo.environ as pyo
@@ -157,19 +159,22 @@ def build_model() -> pyo.AbstractModel:
 
 
 def applies_to(spec: CubeState) -> str | None:
-    if spec.size != 2:
-        return "the pieces model is written for the 2x2x2"
-    fixed = [i for i, (p, _) in enumerate(cube.stickers(N)) if p == distances.FIXED_CORNER]
-    if any(spec.state[i] != cube.solved(N)[i] for i in fixed):
-        return "the D-B-L corner must be in place (scramble with U, R and F only)"
-    return None
+    return None if spec.size == 2 else "the model is written for the 2x2x2"
+
+
+@lru_cache(maxsize=64)
+def oriented(spec: CubeState) -> tuple[np.ndarray, dict[str, str]]:
+    """The scramble turned as a whole so that the D-B-L corner is home (a state the U, R
+    and F turns reach), and for each face of the turned cube the face it is on the given
+    one; moves found for the turned cube are renamed with it."""
+    return cube.held_corner_home(spec.array(), distances.FIXED_CORNER, N)
 
 
 def model_data(spec: CubeState) -> dict:
     moves = list(distances.METRICS[spec.metric])
     positions = list(range(7))
     actions = {k: move_action(k) for k in moves}
-    start = {(p, c, o): 1 for p, (c, o) in pieces(spec.array()).items()}
+    start = {(p, c, o): 1 for p, (c, o) in pieces(oriented(spec)[0]).items()}
     forbidden = [(k, f) for k, followers in forbidden_followers(spec.metric).items() for f in followers]
     return {None: {
         "STEPS": {None: list(range(1, spec.steps + 1))},
@@ -192,4 +197,4 @@ def decode(spec: CubeState, model: pyo.ConcreteModel) -> dict:
         for k in model.MOVES:
             if (model.y[t, k].value or 0) > 0.5:
                 chosen.append(k)
-    return {"moves": chosen}
+    return {"moves": cube.renamed(chosen, oriented(spec)[1])}

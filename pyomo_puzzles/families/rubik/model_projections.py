@@ -1,6 +1,7 @@
 """Projection flows: the 2x2x2 as layered networks of corner patterns that share one move sequence (own design).
 
-A state of the 2x2x2 with the D-B-L corner held fixed is where each of the other seven
+A state of the 2x2x2 with the D-B-L corner held fixed (a scramble that moved it is turned
+as a whole first, as in `model_pieces.oriented`) is where each of the other seven
 corner cubies is, and how it is twisted. Forget some cubies and what remains is a
 *pattern*: here the cubies {0, 1, 2, 3} (68,040 patterns) and {3, 4, 5, 6} (68,040). A move
 acts on patterns as on states, so each pattern set, unrolled over the steps, is a layered
@@ -169,7 +170,7 @@ def part(spec: CubeState, prefix: tuple[str, ...], horizon: int) -> Part | None:
     """The part of horizon `prefix` + `horizon` moves that starts with `prefix`, or None
     if a pattern network shows that it has no solution."""
     moves = distances.METRICS[spec.metric]
-    pieces = model_pieces.pieces(cube.apply(spec.array(), list(prefix), 2))
+    pieces = model_pieces.pieces(cube.apply(model_pieces.oriented(spec)[0], list(prefix), 2))
     first = [k for k, name in enumerate(moves) if not (prefix and wasteful(spec.metric, prefix[-1], name))]
     networks, starts = [], []
     for cubies in PATTERNS:
@@ -188,7 +189,7 @@ def part(spec: CubeState, prefix: tuple[str, ...], horizon: int) -> Part | None:
 
 
 def _horizons(spec: CubeState) -> list[int]:
-    pieces = model_pieces.pieces(spec.array())
+    pieces = model_pieces.pieces(model_pieces.oriented(spec)[0])
     lower = max(int(pattern(c, spec.metric).to_solved[pattern(c, spec.metric).code(pieces)]) for c in PATTERNS)
     upper = min(spec.steps, GODS_NUMBER[(2, spec.metric)])
     if spec.metric == "qtm":  # a quarter turn is a 4-cycle of corners: odd
@@ -303,7 +304,7 @@ def decode(p: Part, model: pyo.ConcreteModel) -> dict:
     chosen = []
     for t in sorted(model.STEPS):
         chosen += [k for (tt, k) in model.MOVES_AT if tt == t and (model.y[tt, k].value or 0) > 0.5]
-    return {"moves": list(p.prefix) + chosen}
+    return {"moves": cube.renamed(list(p.prefix) + chosen, model_pieces.oriented(p.spec)[1])}
 
 
 def applies_to(spec: CubeState) -> str | None:
