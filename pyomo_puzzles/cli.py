@@ -152,7 +152,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     options = {k: v for k, v in (("pegs", args.pegs), ("unknown", args.unknown), ("pieces", args.pieces),
                                  ("cubes", args.cubes), ("unsolvable", args.unsolvable or None),
-                                 ("depth", args.depth), ("metric", args.metric))
+                                 ("depth", args.depth), ("metric", args.metric), ("size", args.size))
                if v is not None}
     foreign = registry.foreign_generator_options(args.name, options)
     if foreign:
@@ -256,6 +256,7 @@ def parser() -> argparse.ArgumentParser:
                           help="instant_insanity: an instance proved to have no tower")
     generate.add_argument("--depth", type=int, help="rubik: optimal solution length of the scramble")
     generate.add_argument("--metric", help="rubik: htm or qtm (default htm)")
+    generate.add_argument("--size", type=int, help="rubik: 2 or 3 (default 2; the 3x3x3 up to depth 8)")
     generate.add_argument("--solver", "-s", default="highs")
     generate.add_argument("--output", "-o", help="write the instance (YAML) here")
     generate.set_defaults(func=cmd_generate)

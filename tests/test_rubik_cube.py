@@ -59,3 +59,35 @@ def test_pocket_cube_distance_distribution(metric, expected):
     assert table.counts == expected and sum(table.counts) == 3_674_160
     state = cube.apply(cube.solved(2), ["R", "U2", "F'"], 2)
     assert table.distance(state) == (3 if metric == "htm" else 4)
+
+
+@pytest.mark.parametrize("metric, counts", [("htm", [1, 18, 243, 3240]), ("qtm", [1, 12, 114, 1068])])
+def test_3x3x3_states_near_solved_match_the_published_counts(metric, counts):
+    """States of the 3x3x3 at distance 0-3 (OEIS A080601 and A080602)."""
+    from collections import Counter
+
+    from pyomo_puzzles.families.rubik import cubies
+
+    ball = distances._ball(cube.solved(3).astype("int8"), 3, cubies.moves(3, metric), 3)
+    assert [Counter(ball.values())[d] for d in range(4)] == counts
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_cubie_labels_follow_the_moves(n):
+    import random
+
+    from pyomo_puzzles.families.rubik import cubies
+
+    rng = random.Random(n)
+    for metric in ("htm", "qtm"):
+        moves = cubies.moves(n, metric)
+        for _ in range(40):
+            state = cube.apply(cube.solved(n), [rng.choice(moves) for _ in range(rng.randint(0, 10))], n)
+            k = rng.randrange(len(moves))
+            after = cube.apply(state, [moves[k]], n)
+            for kind in ("corner", "edge"):
+                if cubies.positions(n, kind):
+                    table = cubies.label_moves(n, metric, kind)
+                    assert cubies.labels(after, n, kind) == [int(table[k, label]) for label in cubies.labels(state, n, kind)]
+    assert len(cubies.positions(n, "corner")) == (7 if n == 2 else 8)
+    assert len(cubies.positions(n, "edge")) == (0 if n == 2 else 12)

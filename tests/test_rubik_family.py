@@ -17,9 +17,9 @@ def shipped():
 
 def test_every_depth_is_shipped_and_its_distance_is_true():
     names = shipped()
-    assert [n for n in names if "htm" in n] == [f"rubik/htm_depth_{d:02d}" for d in range(1, 12)]
-    assert [n for n in names if "qtm" in n] == [f"rubik/qtm_depth_{d:02d}" for d in range(1, 15)]
-    for name in names:
+    assert [n for n in names if n.startswith("rubik/htm")] == [f"rubik/htm_depth_{d:02d}" for d in range(1, 12)]
+    assert [n for n in names if n.startswith("rubik/qtm")] == [f"rubik/qtm_depth_{d:02d}" for d in range(1, 15)]
+    for name in (n for n in names if not n.startswith("rubik/cube3")):
         instance = instances.load(name)
         spec = instance.spec
         assert distances.table(spec.metric).distance(spec.array()) == instance.raw["known"]["distance"]
@@ -121,19 +121,17 @@ def test_projection_model_proves_every_shipped_depth_optimal(metric, deepest):
 def test_corner_patterns_are_complete_and_their_distances_are_lower_bounds():
     import random
 
-    from pyomo_puzzles.families.rubik import model_pieces, model_projections
+    from pyomo_puzzles.families.rubik import cubies, model_projections
 
-    for cubies in model_projections.PATTERNS:
-        pattern = model_projections.pattern(cubies, "htm")
+    patterns = [model_projections.pattern(2, "htm", kind, chosen) for kind, chosen in model_projections.PATTERNS[2]]
+    for pattern in patterns:
         assert (pattern.to_solved >= 0).sum() == 7 * 6 * 5 * 4 * 3 ** 4  # 68,040 placements of 4 corners
     table = distances.table("htm")
     rng = random.Random(5)
     for _ in range(200):
         state = cube.apply(cube.solved(2), [rng.choice(distances.METRICS["htm"]) for _ in range(rng.randint(0, 20))], 2)
-        pieces = model_pieces.pieces(state)
-        bounds = [int(model_projections.pattern(c, "htm").to_solved[model_projections.pattern(c, "htm").code(pieces)])
-                  for c in model_projections.PATTERNS]
-        assert max(bounds) <= table.distance(state)
+        labels = {"corner": cubies.labels(state, 2, "corner")}
+        assert max(int(p.to_solved[p.code(labels)]) for p in patterns) <= table.distance(state)
 
 
 @pytest.mark.parametrize("solver", ["cbc", "glpk"])
@@ -156,3 +154,21 @@ def test_a_solved_cube_needs_no_move(write_instance):
     record = run.run(instances.load(path), "projections", "highs", isolate=False)
     assert record.status == "optimal" and record.checked and record.solution == {"moves": []}
     assert record.objective == 0
+
+
+# The 3x3x3 ----------------------------------------------------------------------------
+def test_shipped_3x3x3_scrambles_are_at_their_distance():
+    for metric in ("htm", "qtm"):
+        for depth in range(1, 9):
+            spec = instances.load(f"rubik/cube3_{metric}_depth_{depth:02d}").spec
+            assert spec.size == 3 and spec.known_distance == depth
+            assert distances.short_distance(spec.array(), 3, metric, (depth + 1) // 2) == depth
+
+
+@pytest.mark.parametrize("metric", ["htm", "qtm"])
+def test_projection_model_proves_short_3x3x3_scrambles_optimal(metric):
+    for depth in range(1, 9):
+        instance = instances.load(f"rubik/cube3_{metric}_depth_{depth:02d}")
+        record = run.run(instance, "projections", "highs", time_limit=120, isolate=False)
+        assert record.status == "optimal" and record.checked, (depth, record.message)
+        assert record.objective == depth == checker.length(record.solution["moves"], metric)

@@ -38,7 +38,7 @@ FAMILY = register(Family(
             stages=model_projections.stages,
         ),
     },
-    default_formulation="seed",
+    default_formulation="projections",
     check=checker.check,
     solution_key=lambda solution: tuple(solution["moves"]),
     symmetry_images=lambda spec, solution: [solution],

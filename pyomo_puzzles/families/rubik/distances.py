@@ -107,17 +107,78 @@ def scramble_at_depth(metric: str, depth: int, seed: int) -> list[str]:
     raise ValueError(f"no scramble of depth {depth} found")
 
 
-def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "highs") -> dict:
-    """A 2x2x2 instance whose optimal solution has exactly `depth` moves in `metric`."""
+def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "highs", size: int = 2) -> dict:
+    """A cube instance whose optimal solution has exactly `depth` moves in `metric`: on the
+    2x2x2 from the whole table, on the 3x3x3 (depth 1-8) by meeting in the middle."""
     from pyomo_puzzles.errors import UserError
 
     if metric not in METRICS:
         raise UserError(f"--metric must be htm or qtm, not {metric!r}")
-    gods = {"htm": 11, "qtm": 14}[metric]
-    if not 0 <= depth <= gods:
-        raise UserError(f"--depth must be 0..{gods} in the {metric} metric")
-    moves = scramble_at_depth(metric, depth, seed)
-    return {"puzzle": "rubik", "title": f"2x2x2 at distance {depth} ({metric})",
-            "source": f"generated: pyomo-puzzles generate rubik --depth {depth} --metric {metric} --seed {seed} "
-                      "(distance from the breadth-first table)",
-            "size": 2, "scramble": " ".join(moves), "metric": metric, "known": {"distance": depth}}
+    if size not in (2, 3):
+        raise UserError(f"--size must be 2 or 3, not {size}")
+    deepest = {(2, "htm"): 11, (2, "qtm"): 14}.get((size, metric), 8)
+    if not 0 <= depth <= deepest:
+        raise UserError(f"--depth must be 0..{deepest} for the {size}x{size}x{size} in the {metric} metric")
+    if size == 2:
+        moves, how = scramble_at_depth(metric, depth, seed), "the breadth-first table"
+    else:
+        moves, how = scramble_3x3x3(metric, depth, seed), "meeting in the middle"
+    flag = "" if size == 2 else " --size 3"
+    return {"puzzle": "rubik", "title": f"{size}x{size}x{size} at distance {depth} ({metric})",
+            "source": f"generated: pyomo-puzzles generate rubik --depth {depth} --metric {metric} --seed {seed}{flag} "
+                      f"(distance from {how})",
+            "size": size, "scramble": " ".join(moves), "metric": metric, "known": {"distance": depth}}
+
+
+def scramble_3x3x3(metric: str, depth: int, seed: int) -> list[str]:
+    """Random 3x3x3 scrambles of `depth` moves until one is `depth` moves from solved."""
+    import random
+
+    rng = random.Random(seed)
+    faces = cube.FACES
+    powers = ("", "2", "'") if metric == "htm" else ("", "'")
+    for _ in range(1000):
+        moves: list[str] = []
+        while len(moves) < depth:
+            move = rng.choice(faces) + rng.choice(powers)
+            if not moves or move[0] != moves[-1][0]:
+                moves.append(move)
+        state = cube.apply(cube.solved(3), moves, 3)
+        if short_distance(state, 3, metric, (depth + 1) // 2) == depth:
+            return moves
+    raise ValueError(f"no scramble of depth {depth} found")
+
+
+def _ball(centre: np.ndarray, n: int, moves: tuple[str, ...], radius: int) -> dict[bytes, int]:
+    """Every state within `radius` moves of `centre`, with its distance (breadth-first)."""
+    dests = [np.array(cube.move(n, m)) for m in moves]
+    seen = {centre.tobytes(): 0}
+    frontier = centre[None, :]
+    for depth in range(1, radius + 1):
+        moved = np.empty((len(dests) * len(frontier), frontier.shape[1]), dtype=frontier.dtype)
+        for k, dest in enumerate(dests):
+            moved[k * len(frontier):(k + 1) * len(frontier)][:, dest] = frontier
+        fresh = []
+        for row in moved:
+            key = row.tobytes()
+            if key not in seen:
+                seen[key] = depth
+                fresh.append(row)
+        if not fresh:
+            break
+        frontier = np.array(fresh)
+    return seen
+
+
+def short_distance(state: np.ndarray, n: int, metric: str, radius: int = 3) -> int | None:
+    """The distance of `state` from solved if it is at most 2 x `radius`, else None.
+
+    Meet in the middle, for cubes too big for a whole table (the 3x3x3): the states within
+    `radius` of solved and of `state`; the distance is the least d1 + d2 over the states in
+    both. Faces count as solved in the given colours (the 3x3x3's centres never move).
+    """
+    moves = tuple(f + p for f in cube.FACES for p in (("", "2", "'") if metric == "htm" else ("", "'")))
+    around_solved = _ball(cube.solved(n).astype(np.int8), n, moves, radius)
+    around_state = _ball(np.asarray(state, dtype=np.int8), n, moves, radius)
+    meetings = [d + around_solved[key] for key, d in around_state.items() if key in around_solved]
+    return min(meetings) if meetings else None

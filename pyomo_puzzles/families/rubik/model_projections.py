@@ -57,14 +57,17 @@ import pyomo.environ as pyo
 
 from pyomo_puzzles.core.expressions import total
 from pyomo_puzzles.core.registry import Stage
-from pyomo_puzzles.families.rubik import cube, distances, model_pieces
+from pyomo_puzzles.families.rubik import cube, cubies, model_pieces
 from pyomo_puzzles.families.rubik.spec import GODS_NUMBER, CubeState
 
-PATTERNS = ((0, 1, 2, 3), (3, 4, 5, 6))
-"""Cubie subsets whose positions and twists make the two patterns; together they cover all 7."""
-SPLIT_MOVES = {"htm": 2, "qtm": 3}
+PATTERNS = {
+    2: (("corner", (0, 1, 2, 3)), ("corner", (3, 4, 5, 6))),
+    3: (("corner", (0, 1, 2, 3)), ("corner", (4, 5, 6, 7)),
+        ("edge", (0, 1, 2, 3)), ("edge", (4, 5, 6, 7)), ("edge", (8, 9, 10, 11))),
+}
+"""Per cube size: (kind, cubies) of each pattern; together they cover every cubie that moves."""
+SPLIT_MOVES = {(2, "htm"): 2, (2, "qtm"): 3, (3, "htm"): 1, (3, "qtm"): 2}
 """Each horizon is split into parts by this many first moves (see docs/pocket_cube.md)."""
-LABELS = 21  # a cubie's (position, twist): 7 x 3
 
 
 # Patterns ------------------------------------------------------------------------------
@@ -72,44 +75,35 @@ LABELS = 21  # a cubie's (position, twist): 7 x 3
 class Pattern:
     """A pattern set: codes, the move table on codes, and distances to the solved pattern."""
 
+    kind: str
     cubies: tuple[int, ...]
-    moves: tuple[str, ...]
+    labels: int             # labels of one cubie (positions x stickers)
     next_code: np.ndarray   # [move, code] -> code (-1 for codes that are not patterns)
     to_solved: np.ndarray   # [code] -> distance to the solved pattern (-1 if not a pattern)
     solved: int
 
-    def code(self, pieces: dict[int, tuple[int, int]]) -> int:
-        """The pattern of a state given as position -> (cubie, twist)."""
-        where = {cubie: 3 * position + twist for position, (cubie, twist) in pieces.items()}
-        return sum(where[c] * LABELS ** i for i, c in enumerate(self.cubies))
-
-
-def _label_table(metric: str) -> np.ndarray:
-    """[move, label] -> label, a label being one cubie's 3 * position + twist."""
-    table = np.empty((len(distances.METRICS[metric]), LABELS), dtype=np.int64)
-    for k, name in enumerate(distances.METRICS[metric]):
-        for position, (target, twist) in model_pieces.move_action(name).items():
-            for old_twist in range(3):
-                table[k, 3 * position + old_twist] = 3 * target + (old_twist + twist) % 3
-    return table
+    def code(self, state_labels: dict[str, list[int]]) -> int:
+        """The pattern of a state given as its cubies' labels per kind."""
+        return sum(state_labels[self.kind][c] * self.labels ** i for i, c in enumerate(self.cubies))
 
 
 @lru_cache(maxsize=None)
-def pattern(cubies: tuple[int, ...], metric: str) -> Pattern:
+def pattern(n: int, metric: str, kind: str, chosen: tuple[int, ...]) -> Pattern:
     """Build the move table and breadth-first distances of a pattern set (plain numpy)."""
-    m = len(cubies)
-    codes = np.arange(LABELS ** m)
-    digits = np.stack([(codes // LABELS ** i) % LABELS for i in range(m)])
-    positions = digits // 3
+    size, width = cubies.label_count(n, kind), len(cubies.positions(n, kind)[0])
+    m = len(chosen)
+    codes = np.arange(size ** m)
+    digits = np.stack([(codes // size ** i) % size for i in range(m)])
+    places = digits // width
     distinct = np.ones(len(codes), dtype=bool)
     for a, b in itertools.combinations(range(m), 2):
-        distinct &= positions[a] != positions[b]
-    labels = _label_table(metric)
-    next_code = np.full((len(labels), len(codes)), -1, dtype=np.int64)
-    for k in range(len(labels)):
-        moved = sum(labels[k][digits[i]] * LABELS ** i for i in range(m))
+        distinct &= places[a] != places[b]
+    table = cubies.label_moves(n, metric, kind)
+    next_code = np.full((len(table), len(codes)), -1, dtype=np.int64)
+    for k in range(len(table)):
+        moved = sum(table[k][digits[i]] * size ** i for i in range(m))
         next_code[k, distinct] = moved[distinct]
-    solved = sum(3 * c * LABELS ** i for i, c in enumerate(cubies))
+    solved = sum(width * c * size ** i for i, c in enumerate(chosen))
     to_solved = np.full(len(codes), -1, dtype=np.int64)
     to_solved[solved] = 0
     frontier, depth = np.array([solved]), 0
@@ -118,7 +112,24 @@ def pattern(cubies: tuple[int, ...], metric: str) -> Pattern:
         reached = np.unique(next_code[:, frontier].ravel())
         frontier = reached[to_solved[reached] < 0]
         to_solved[frontier] = depth
-    return Pattern(cubies, distances.METRICS[metric], next_code, to_solved, int(solved))
+    return Pattern(kind, chosen, size, next_code, to_solved, int(solved))
+
+
+def patterns(spec: CubeState) -> list[Pattern]:
+    return [pattern(spec.size, spec.metric, kind, chosen) for kind, chosen in PATTERNS[spec.size]]
+
+
+@lru_cache(maxsize=64)
+def start_state(spec: CubeState) -> tuple[np.ndarray, dict[str, str]]:
+    """The state the moves start from, and the renaming of the faces of the moves found:
+    the 2x2x2 is first turned as a whole so that its held corner is home."""
+    if spec.size == 2:
+        return model_pieces.oriented(spec)
+    return spec.array(), {f: f for f in cube.FACES}
+
+
+def _labels(state: np.ndarray, n: int) -> dict[str, list[int]]:
+    return {kind: cubies.labels(state, n, kind) for kind in ("corner", "edge") if cubies.positions(n, kind)}
 
 
 # Parts: one horizon, one prefix ------------------------------------------------------------
@@ -134,13 +145,6 @@ class Part:
     allowed: tuple           # per step: the moves every network makes there
 
 
-def wasteful(metric: str, first: str, then: str) -> bool:
-    """Does `then` right after `first` waste a move?"""
-    if metric == "htm":
-        return first[0] == then[0]
-    return first[0] == then[0] and first != then  # X then X' (X X is a half turn: fine)
-
-
 def _pruned_network(pat: Pattern, start: int, horizon: int, first_moves: list[int]) -> list | None:
     """Arcs (from, move, to) per step of the paths from `start` to solved in `horizon` moves,
     pruned forwards by the distance to solved and backwards by reachability; None if none."""
@@ -148,7 +152,7 @@ def _pruned_network(pat: Pattern, start: int, horizon: int, first_moves: list[in
         return None
     layer, arcs = np.array([start]), []
     for t in range(horizon):
-        moves = np.array(first_moves if t == 0 else range(len(pat.moves)))
+        moves = np.array(first_moves if t == 0 else range(len(pat.next_code)))
         src = np.repeat(layer, len(moves))
         mv = np.tile(moves, len(layer))
         dst = pat.next_code[mv, src]
@@ -169,13 +173,14 @@ def _pruned_network(pat: Pattern, start: int, horizon: int, first_moves: list[in
 def part(spec: CubeState, prefix: tuple[str, ...], horizon: int) -> Part | None:
     """The part of horizon `prefix` + `horizon` moves that starts with `prefix`, or None
     if a pattern network shows that it has no solution."""
-    moves = distances.METRICS[spec.metric]
-    pieces = model_pieces.pieces(cube.apply(model_pieces.oriented(spec)[0], list(prefix), 2))
-    first = [k for k, name in enumerate(moves) if not (prefix and wasteful(spec.metric, prefix[-1], name))]
+    moves = cubies.moves(spec.size, spec.metric)
+    state = cube.apply(start_state(spec)[0], list(prefix), spec.size)
+    labels = _labels(state, spec.size)
+    first = [k for k, name in enumerate(moves)
+             if not (prefix and cubies.wasteful(spec.size, spec.metric, prefix[-1], name))]
     networks, starts = [], []
-    for cubies in PATTERNS:
-        pat = pattern(cubies, spec.metric)
-        starts.append(pat.code(pieces))
+    for pat in patterns(spec):
+        starts.append(pat.code(labels))
         arcs = _pruned_network(pat, starts[-1], horizon, first)
         if arcs is None:
             return None
@@ -189,32 +194,21 @@ def part(spec: CubeState, prefix: tuple[str, ...], horizon: int) -> Part | None:
 
 
 def _horizons(spec: CubeState) -> list[int]:
-    pieces = model_pieces.pieces(model_pieces.oriented(spec)[0])
-    lower = max(int(pattern(c, spec.metric).to_solved[pattern(c, spec.metric).code(pieces)]) for c in PATTERNS)
-    upper = min(spec.steps, GODS_NUMBER[(2, spec.metric)])
+    state = start_state(spec)[0]
+    labels = _labels(state, spec.size)
+    lower = max(int(pat.to_solved[pat.code(labels)]) for pat in patterns(spec))
+    upper = min(spec.steps, GODS_NUMBER[(spec.size, spec.metric)])
     if spec.metric == "qtm":  # a quarter turn is a 4-cycle of corners: odd
-        parity = _permutation_parity([pieces[p][0] for p in range(7)])
+        parity = cubies.corner_parity(state, spec.size)
         return [h for h in range(lower, upper + 1) if h % 2 == parity]
     return list(range(lower, upper + 1))
 
 
-def _permutation_parity(perm: list[int]) -> int:
-    seen, parity = set(), 0
-    for i in range(len(perm)):
-        length, j = 0, i
-        while j not in seen:
-            seen.add(j)
-            j = perm[j]
-            length += 1
-        if length:
-            parity ^= (length - 1) & 1
-    return parity
-
-
-def _prefixes(metric: str, length: int) -> list[tuple[str, ...]]:
+def _prefixes(spec: CubeState, length: int) -> list[tuple[str, ...]]:
     out: list[tuple[str, ...]] = [()]
     for _ in range(length):
-        out = [p + (k,) for p in out for k in distances.METRICS[metric] if not (p and wasteful(metric, p[-1], k))]
+        out = [p + (k,) for p in out for k in cubies.moves(spec.size, spec.metric)
+               if not (p and cubies.wasteful(spec.size, spec.metric, p[-1], k))]
     return out
 
 
@@ -224,8 +218,8 @@ def stages(spec: CubeState):
         if horizon == 0:  # solved already: no model to build
             yield Stage(objective=0, parts=[], settled=0, solution={"moves": []})
             return
-        split = min(SPLIT_MOVES[spec.metric], horizon - 1)
-        parts = [part(spec, prefix, horizon - len(prefix)) for prefix in _prefixes(spec.metric, split)]
+        split = min(SPLIT_MOVES[(spec.size, spec.metric)], horizon - 1)
+        parts = [part(spec, prefix, horizon - len(prefix)) for prefix in _prefixes(spec, split)]
         live = [p for p in parts if p is not None]
         yield Stage(objective=horizon, parts=live, settled=len(parts) - len(live))
 
@@ -268,10 +262,10 @@ def build_model() -> pyo.AbstractModel:
 
 
 def model_data(p: Part) -> dict:
-    moves = distances.METRICS[p.spec.metric]
+    moves = cubies.moves(p.spec.size, p.spec.metric)
     moves_at = [(t, moves[k]) for t in range(p.horizon) for k in sorted(p.allowed[t])]
     wasted = [(t, a, t + 1, b) for t in range(p.horizon - 1) for k_a in p.allowed[t] for k_b in p.allowed[t + 1]
-              for a, b in [(moves[k_a], moves[k_b])] if wasteful(p.spec.metric, a, b)]
+              for a, b in [(moves[k_a], moves[k_b])] if cubies.wasteful(p.spec.size, p.spec.metric, a, b)]
     arcs, out, into, making, supply = [], {}, {}, {}, {}
     for j, network in enumerate(p.arcs):
         for t, (src, mv, dst) in enumerate(network):
@@ -284,7 +278,7 @@ def model_data(p: Part) -> dict:
                 into.setdefault((j, t + 1, u), []).append(arc)
                 making.setdefault((j, t, moves[k]), []).append(arc)
         supply[(j, 0, p.starts[j])] = 1
-        supply[(j, p.horizon, pattern(PATTERNS[j], p.spec.metric).solved)] = -1
+        supply[(j, p.horizon, patterns(p.spec)[j].solved)] = -1
     nodes = sorted(set(out) | set(into))
     return {None: {
         "STEPS": {None: list(range(p.horizon))},
@@ -304,8 +298,8 @@ def decode(p: Part, model: pyo.ConcreteModel) -> dict:
     chosen = []
     for t in sorted(model.STEPS):
         chosen += [k for (tt, k) in model.MOVES_AT if tt == t and (model.y[tt, k].value or 0) > 0.5]
-    return {"moves": cube.renamed(list(p.prefix) + chosen, model_pieces.oriented(p.spec)[1])}
+    return {"moves": cube.renamed(list(p.prefix) + chosen, start_state(p.spec)[1])}
 
 
 def applies_to(spec: CubeState) -> str | None:
-    return model_pieces.applies_to(spec)
+    return None if spec.size in PATTERNS else f"no patterns are defined for the {spec.size}x{spec.size}x{spec.size}"
