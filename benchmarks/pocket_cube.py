@@ -1,13 +1,15 @@
-"""Pocket cube: time to a proven-optimal solution against scramble depth, per formulation
-and solver, with a time limit (the shipped scrambles rubik/{htm,qtm}_depth_DD).
+"""Pocket cube (and 3x3x3): time to a proven-optimal solution against scramble depth, per
+formulation and solver, with a time limit (the shipped scrambles rubik/{htm,qtm}_depth_DD,
+and with --size 3 rubik/cube3_{htm,qtm}_depth_DD, depths 1-8).
 
 Each run is `pyomo_puzzles.core.run.run(instance, formulation, solver, time_limit=T)` in
 a process of its own. A run counts as proven if its status is optimal, its solution passed
 the independent simulator, and its number of moves equals the distance from the
-breadth-first table (the instance's `known.distance`). After the first depth that a
+breadth-first table, or for the 3x3x3 from meeting in the middle (the instance's
+`known.distance`). After the first depth that a
 formulation and solver do not prove within the limit, deeper scrambles are not tried.
 
-Run:  python benchmarks/pocket_cube.py [--metric qtm] [--depths 1-14] [--time-limit 300]
+Run:  python benchmarks/pocket_cube.py [--size 2] [--metric qtm] [--depths 1-14] [--time-limit 300]
                                        [--formulations seed] [--solvers highs,cbc,glpk]
 """
 
@@ -29,16 +31,19 @@ def depths(text: str) -> list[int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=2, choices=(2, 3))
     parser.add_argument("--metric", default="qtm", choices=("htm", "qtm"))
     parser.add_argument("--depths", default=None, help="e.g. 1-8 (default: all shipped)")
     parser.add_argument("--time-limit", type=float, default=300.0)
     parser.add_argument("--formulations", default=",".join(registry.family("rubik").formulations))
     parser.add_argument("--solvers", default="highs,cbc,glpk")
     args = parser.parse_args()
-    chosen = depths(args.depths) if args.depths else list(range(1, {"htm": 11, "qtm": 14}[args.metric] + 1))
+    deepest = {(2, "htm"): 11, (2, "qtm"): 14}.get((args.size, args.metric), 8)
+    chosen = depths(args.depths) if args.depths else list(range(1, deepest + 1))
+    prefix = "rubik/" if args.size == 2 else "rubik/cube3_"
     print(f"# command: {shlex.join(['python', *sys.argv])}")
     names = [s for s in args.solvers.split(",") if s and solvers.availability(s)[0]]
-    print(f"# {args.metric}, time limit {args.time_limit:g} s, 1 thread; solvers: "
+    print(f"# {args.size}x{args.size}x{args.size}, {args.metric}, time limit {args.time_limit:g} s, 1 thread; solvers: "
           f"{', '.join(solvers.availability(s)[1] for s in names)}")
     print(f"{'formulation':12s} {'solver':7s} " + " ".join(f"{d:>7d}" for d in chosen))
     started = time.perf_counter()
@@ -50,7 +55,7 @@ def main() -> None:
                 if stopped:
                     cells.append(f"{'-':>7s}")
                     continue
-                instance = instances.load(f"rubik/{args.metric}_depth_{depth:02d}")
+                instance = instances.load(f"{prefix}{args.metric}_depth_{depth:02d}")
                 try:
                     record = run.run(instance, formulation, solver, time_limit=args.time_limit)
                 except Exception as error:  # a formulation that does not apply to the metric

@@ -102,6 +102,9 @@ class Family:
     """Non-IP methods people would otherwise use (packing: dancing links), by solver name."""
     size: Callable[[Any], tuple[float, str]] | None = None
     """An instance's size for scaling plots, with its unit, e.g. (8, "cubes")."""
+    known_objective: Callable[[Any], float | None] = lambda spec: None
+    """The instance's optimal objective if its data file states one under another name
+    (rubik: the scramble's distance), for the reports' known-answer check."""
     design: Callable[..., dict] | None = None
     """Puzzle-design questions: design(question=..., distinct=..., solver=...) -> report."""
     variants: Callable[[Any, Solution], int] = field(default=lambda spec, solution: 1)

@@ -337,6 +337,10 @@ def _instance_order(data: pd.DataFrame) -> pd.DataFrame:
 
 
 def _short_name(instance: str, puzzle: str) -> str:
+    """The instance's name without its puzzle (the panel says it), generated ones marked by a star."""
+    generated = f"generated/{puzzle}/"
+    if instance.startswith(generated):
+        return "*" + instance.removeprefix(generated)
     return instance.removeprefix(f"{puzzle}/")
 
 
@@ -348,8 +352,9 @@ def runtime_per_instance(runs: pd.DataFrame, style: FigureStyle, stem: str | Pat
     grouped by puzzle (named above the axes) and sorted by their best time."""
     data = instance_times(runs)
     methods, styles = _methods_and_styles(runs)
+    legend_rows = math.ceil((len(methods) + 1) / 3)
     with style.context():
-        figure = _new_figure(style, 0.62)
+        figure = _new_figure(style, 0.40 + 0.05 * legend_rows)  # room for the legend below
         if data.empty:
             _no_data(figure, style, "runs")
             return save_figure(figure, stem)
@@ -379,7 +384,7 @@ def runtime_per_instance(runs: pd.DataFrame, style: FigureStyle, stem: str | Pat
                                rotation=60, ha="right", rotation_mode="anchor", fontsize=style.font_size - 2)
         else:
             ax.set_xticks([])
-        ax.set_xlabel(style.text("instance (by puzzle, then best time)"))
+        ax.set_xlabel(style.text("instance (by puzzle, then best time; * generated)"))
         ax.grid(axis="y", which="major", color="0.9")
         _legend(figure, style, methods, styles, lines=False, limit="timeout")
         return save_figure(figure, stem)
@@ -459,20 +464,22 @@ def cactus(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Pat
 
 
 def scaling(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
-    """Time against instance size, one panel per puzzle that has sizes (log time axis),
-    a line through each method's median time per size (unsolved counted at the limit).
-    If no run has a size: no file, returns []."""
+    """Time against instance size, one panel per puzzle and size measure (a puzzle whose
+    instances are measured in different units, e.g. half-turn and quarter-turn depth, gets
+    a panel per unit; log time axis), a line through each method's median time per size
+    (unsolved counted at the limit). If no run has a size: no file, returns []."""
     data = instance_times(runs)
     data = data[data["size"].notna()]
     if data.empty:
         return []
+    data = data.assign(size_label=data["size_label"].fillna("size"))
     styles = _methods_and_styles(runs)[1]
     methods = sorted(data["method"].unique())
-    puzzles = sorted(data["puzzle"].unique())
+    panels = sorted(data.groupby(["puzzle", "size_label"]).groups)
     with style.context():
-        figure = _new_figure(style, _panels_aspect(*_panel_grid(len(puzzles))))
-        for ax, puzzle in zip(_panels(figure, len(puzzles)), puzzles):
-            panel = data[data["puzzle"] == puzzle]
+        figure = _new_figure(style, _panels_aspect(*_panel_grid(len(panels))))
+        for ax, (puzzle, unit) in zip(_panels(figure, len(panels)), panels):
+            panel = data[(data["puzzle"] == puzzle) & (data["size_label"] == unit)]
             for method, frame in panel.groupby("method", sort=True):
                 spec = styles[method]
                 _draw_points(ax, frame, frame["size"].to_numpy(dtype=float), spec)
@@ -481,8 +488,7 @@ def scaling(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Pa
                 ax.plot(line.index, line.to_numpy(), color=spec["color"], linestyle=spec["linestyle"],
                         linewidth=0.9, zorder=2)
             _limit_lines(ax, panel["time_limit"])
-            labels = panel["size_label"].dropna()
-            ax.set_xlabel(style.text(str(labels.iloc[0]) if len(labels) else "size"))
+            ax.set_xlabel(style.text(str(unit)))
             ax.set_ylabel(style.text("wall time [s]"))
             ax.set_yscale("log")
             ax.set_title(style.text(puzzle))

@@ -44,7 +44,9 @@ FAMILY = register(Family(
     symmetry_images=lambda spec, solution: [solution],
     draw=picture.draw,
     instances_dir=Path(__file__).parent / "instances",
-    size=lambda s: (s.known_distance, f"scramble depth ({s.metric})") if s.known_distance is not None else None,
+    size=lambda s: ((s.known_distance, f"{s.size}x{s.size}x{s.size} scramble depth ({s.metric})")
+                  if s.known_distance is not None else None),
     generators={"rubik": distances.generate},
+    known_objective=lambda s: s.known_distance,
     describe=lambda s: f"{s.size}x{s.size}x{s.size}, {s.metric}, step bound {s.steps}",
 ))
