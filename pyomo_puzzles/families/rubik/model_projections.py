@@ -1,4 +1,4 @@
-"""Projection flows: the 2x2x2 as layered networks of corner patterns that share one move sequence (own design).
+"""Projection flows: a cube as layered networks of cubie patterns that share one move sequence (own design).
 
 A state of the 2x2x2 with the D-B-L corner held fixed (a scramble that moved it is turned
 as a whole first, as in `model_pieces.oriented`) is where each of the other seven
@@ -16,6 +16,10 @@ numpy): a pattern can be on step t of an h-move solution only if it is reached f
 scramble's pattern in t moves through patterns that could still be solved in time, and
 only if it leads on to the solved pattern in the remaining h - t moves. What is left of each
 network is small; it is the model.
+
+The 3x3x3 is the same model over five patterns (`cubies` reads its corners and edges off
+the sticker geometry): corners {0..3} and {4..7} (136,080 patterns each), edges {0..3},
+{4..7} and {8..11} (190,080 each), all six faces turning, the centres fixed.
 
 Sets
     K                      the moves of the metric (U, R and F turns);  T = {0..h-1}  steps
