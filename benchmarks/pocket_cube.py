@@ -21,6 +21,7 @@ import sys
 import time
 
 from pyomo_puzzles.core import instances, registry, run, solvers
+from pyomo_puzzles.families.rubik import distances
 from pyomo_puzzles.families.rubik.checker import length
 
 
@@ -38,7 +39,7 @@ def main() -> None:
     parser.add_argument("--formulations", default=",".join(registry.family("rubik").formulations))
     parser.add_argument("--solvers", default="highs,cbc,glpk")
     args = parser.parse_args()
-    deepest = {(2, "htm"): 11, (2, "qtm"): 14}.get((args.size, args.metric), 8)
+    deepest = distances.deepest_generated(args.size, args.metric)
     chosen = depths(args.depths) if args.depths else list(range(1, deepest + 1))
     prefix = "rubik/" if args.size == 2 else "rubik/cube3_"
     print(f"# command: {shlex.join(['python', *sys.argv])}")

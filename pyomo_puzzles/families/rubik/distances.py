@@ -13,12 +13,19 @@ from functools import lru_cache
 
 import numpy as np
 
-from pyomo_puzzles.families.rubik import cube
+from pyomo_puzzles.families.rubik import cube, cubies
+from pyomo_puzzles.families.rubik.spec import GODS_NUMBER
 
 N = 2
-FIXED_CORNER = (-1, -1, -1)
-METRICS = {"htm": ("U", "U2", "U'", "R", "R2", "R'", "F", "F2", "F'"),
-           "qtm": ("U", "U'", "R", "R'", "F", "F'")}
+FIXED_CORNER = cubies.HELD_CORNER
+METRICS = {metric: cubies.moves(N, metric) for metric in ("htm", "qtm")}
+DEEPEST_3X3X3 = 8
+"""The deepest 3x3x3 scramble whose distance `short_distance` checks here (radius 4)."""
+
+
+def deepest_generated(size: int, metric: str) -> int:
+    """The deepest scramble `generate` makes: God's number on the 2x2x2 (whole table)."""
+    return GODS_NUMBER[(N, metric)] if size == N else DEEPEST_3X3X3
 
 
 @lru_cache(maxsize=None)
@@ -116,7 +123,7 @@ def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "
         raise UserError(f"--metric must be htm or qtm, not {metric!r}")
     if size not in (2, 3):
         raise UserError(f"--size must be 2 or 3, not {size}")
-    deepest = {(2, "htm"): 11, (2, "qtm"): 14}.get((size, metric), 8)
+    deepest = deepest_generated(size, metric)
     if not 0 <= depth <= deepest:
         raise UserError(f"--depth must be 0..{deepest} for the {size}x{size}x{size} in the {metric} metric")
     if size == 2:
@@ -177,7 +184,7 @@ def short_distance(state: np.ndarray, n: int, metric: str, radius: int = 3) -> i
     `radius` of solved and of `state`; the distance is the least d1 + d2 over the states in
     both. Faces count as solved in the given colours (the 3x3x3's centres never move).
     """
-    moves = tuple(f + p for f in cube.FACES for p in (("", "2", "'") if metric == "htm" else ("", "'")))
+    moves = cubies.moves(3, metric)  # all six faces
     around_solved = _ball(cube.solved(n).astype(np.int8), n, moves, radius)
     around_state = _ball(np.asarray(state, dtype=np.int8), n, moves, radius)
     meetings = [d + around_solved[key] for key, d in around_state.items() if key in around_solved]

@@ -34,55 +34,29 @@ Objective
 
 from __future__ import annotations
 
-import itertools
 from functools import lru_cache
 
 import numpy as np
 import pyomo.environ as pyo
 
 from pyomo_puzzles.core.expressions import total
-from pyomo_puzzles.families.rubik import cube, distances
+from pyomo_puzzles.families.rubik import cube, cubies
 from pyomo_puzzles.families.rubik.spec import CubeState
 
 N = 2
 TWISTS = (0, 1, 2)
 
 
-def _corner_positions() -> list[list[int]]:
-    """Sticker triples of the 7 movable corner positions (the fixed D-B-L one left out)."""
-    fixed = {i for i, (p, _) in enumerate(cube.stickers(N)) if p == distances.FIXED_CORNER}
-    return [group for group in cube.corners(N) if not set(group) & fixed]
-
-
 def pieces(state: np.ndarray) -> dict[int, tuple[int, int]]:
     """position -> (cubie, twist): cubie = the position where it belongs when solved."""
-    groups = _corner_positions()
-    home = {frozenset(int(c) for c in cube.solved(N)[g]): i for i, g in enumerate(groups)}
-    out = {}
-    for p, group in enumerate(groups):
-        colours = [int(state[i]) for i in group]
-        out[p] = (home[frozenset(colours)], next(j for j, c in enumerate(colours) if c in (0, 3)))
-    return out
+    return {label // 3: (cubie, label % 3) for cubie, label in enumerate(cubies.labels(state, N, "corner"))}
 
 
-def move_action(name: str) -> dict[int, tuple[int, int]]:
-    """position -> (new position, added twist) under a move."""
-    groups = _corner_positions()
-    where = {s: (p, j) for p, g in enumerate(groups) for j, s in enumerate(g)}
-    dest = cube.move(N, name)
-    out = {}
-    for p, group in enumerate(groups):
-        q, j = where[dest[group[0]]]
-        out[p] = (q, j % 3)
-    return out
-
-
-def forbidden_followers(metric: str) -> dict[str, list[str]]:
-    moves = distances.METRICS[metric]
-    if metric == "htm":
-        return {k: [m for m in moves if m[0] == k[0]] for k in moves}
-    inverse = {k: k[0] + ("'" if len(k) == 1 else "") for k in moves}
-    return {k: [inverse[k]] for k in moves}
+def move_actions(metric: str) -> dict[str, dict[int, tuple[int, int]]]:
+    """move -> position -> (new position, added twist): where the cubie at p, untwisted, goes."""
+    table = cubies.label_moves(N, metric, "corner")
+    return {name: {p: divmod(int(table[k, 3 * p]), 3) for p in range(7)}
+            for k, name in enumerate(cubies.moves(N, metric))}
 
 
 def build_model() -> pyo.AbstractModel:
@@ -167,15 +141,15 @@ def oriented(spec: CubeState) -> tuple[np.ndarray, dict[str, str]]:
     """The scramble turned as a whole so that the D-B-L corner is home (a state the U, R
     and F turns reach), and for each face of the turned cube the face it is on the given
     one; moves found for the turned cube are renamed with it."""
-    return cube.held_corner_home(spec.array(), distances.FIXED_CORNER, N)
+    return cube.held_corner_home(spec.array(), cubies.HELD_CORNER, N)
 
 
 def model_data(spec: CubeState) -> dict:
-    moves = list(distances.METRICS[spec.metric])
+    moves = list(cubies.moves(N, spec.metric))
     positions = list(range(7))
-    actions = {k: move_action(k) for k in moves}
+    actions = move_actions(spec.metric)
     start = {(p, c, o): 1 for p, (c, o) in pieces(oriented(spec)[0]).items()}
-    forbidden = [(k, f) for k, followers in forbidden_followers(spec.metric).items() for f in followers]
+    forbidden = [(k, f) for k in moves for f in moves if cubies.wasteful(N, spec.metric, k, f)]
     return {None: {
         "STEPS": {None: list(range(1, spec.steps + 1))},
         "STATES": {None: list(range(spec.steps + 1))},
