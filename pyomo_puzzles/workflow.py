@@ -144,7 +144,8 @@ def _instance_facts(name: str, results: str) -> dict:
     if solvable is None and "solutions" in known:
         solvable = known["solutions"] > 0
     return {"size": size[0] if size else math.nan, "size_label": size[1] if size else None,
-            "known_solvable": solvable, "known_objective": known.get("objective", _or_nan(instance.family.known_objective(instance.spec)))}
+            "known_solvable": solvable,
+            "known_objective": known.get("objective", _or_nan(instance.family.known_objective(instance.spec)))}
 
 
 def _or_nan(value: float | None) -> float:

@@ -37,9 +37,15 @@ def abstract_model(form: registry.Formulation) -> pyo.AbstractModel:
     return form.build_model()
 
 
+def instantiate(form: registry.Formulation, spec) -> pyo.ConcreteModel:
+    """The formulation's AbstractModel instantiated from the data of `spec` (an instance's
+    spec, or one part of a stage, see `registry.Stage`)."""
+    return abstract_model(form).create_instance(data=form.model_data(spec))
+
+
 def build_model(instance: Instance, form: registry.Formulation) -> pyo.ConcreteModel:
     """Instantiate the formulation's AbstractModel from the instance's data."""
-    return abstract_model(form).create_instance(data=form.model_data(instance.spec))
+    return instantiate(form, instance.spec)
 
 
 def _new_record(instance: Instance, form: registry.Formulation, solver: str,
@@ -108,15 +114,13 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
         settled += stage.settled
         record.bound = stage.objective  # every earlier stage was proved to have no solution
         found = stage.solution
-        for part in stage.parts:
-            if found is not None:
-                break
+        for part in stage.parts if found is None else ():
             remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
             if remaining is not None and remaining <= 0:
                 record.status, record.message = "time_limit", "time limit reached between models"
                 break
             built = time.perf_counter()
-            model = abstract_model(form).create_instance(data=form.model_data(part))
+            model = instantiate(form, part)
             build_time += time.perf_counter() - built
             outcome = solvers.SolverSession(solver, model, remaining, threads).solve()
             models += 1
@@ -124,7 +128,8 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
             nodes += outcome.nodes or 0
             if outcome.has_solution:
                 found = form.decode(part, model)
-            elif outcome.status != "infeasible":
+                break
+            if outcome.status != "infeasible":
                 record.status = outcome.status if outcome.status in ("time_limit", "error") else "error"
                 record.message = outcome.message or f"a part ended {outcome.status}"
                 break

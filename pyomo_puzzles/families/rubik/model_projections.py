@@ -268,8 +268,9 @@ def build_model() -> pyo.AbstractModel:
 def model_data(p: Part) -> dict:
     moves = cubies.moves(p.spec.size, p.spec.metric)
     moves_at = [(t, moves[k]) for t in range(p.horizon) for k in sorted(p.allowed[t])]
-    wasted = [(t, a, t + 1, b) for t in range(p.horizon - 1) for k_a in p.allowed[t] for k_b in p.allowed[t + 1]
-              for a, b in [(moves[k_a], moves[k_b])] if cubies.wasteful(p.spec.size, p.spec.metric, a, b)]
+    wasted = [(t, a, t + 1, b) for t in range(p.horizon - 1)
+              for a in (moves[k] for k in p.allowed[t]) for b in (moves[k] for k in p.allowed[t + 1])
+              if cubies.wasteful(p.spec.size, p.spec.metric, a, b)]
     arcs, out, into, making, supply = [], {}, {}, {}, {}
     for j, network in enumerate(p.arcs):
         for t, (src, mv, dst) in enumerate(network):
