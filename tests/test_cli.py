@@ -84,3 +84,15 @@ def test_export_cell_assignment_dat_loads(tmp_path):
     model = model_cell_assignment.build_model().create_instance(
         str(tmp_path / "packing__l_tromino_cube.cell_assignment.dat"))
     assert len(model.P) == 9 * 27 and len(model.ADJACENT) == 54 and len(model.LINES) == 27
+
+
+def test_every_family_is_found_after_one_was_imported_directly():
+    import subprocess
+    import sys
+
+    code = ("import pyomo_puzzles.families.rubik\n"
+            "from pyomo_puzzles.core import registry\n"
+            "print(sorted(registry.families()))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['instant_insanity', 'packing', 'rubik']"

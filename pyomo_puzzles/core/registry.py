@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable
 
@@ -120,9 +121,10 @@ def register(family: Family) -> Family:
     return family
 
 
+@lru_cache(maxsize=None)
 def _discover() -> None:
-    if _FAMILIES:
-        return
+    """Import every family package once (a family imported directly before this registers
+    itself, but the others must still be found)."""
     import pyomo_puzzles.families as package
 
     for module in pkgutil.iter_modules(package.__path__):
