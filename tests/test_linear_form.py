@@ -85,3 +85,16 @@ def test_same_matrix_as_pyomos_compiler(name, formulation):
                       if any(r))
     assert rows(fast, dense(fast)) == rows(compiled, dense(compiled)[:, order])
     assert fast.integer.tolist() == compiled.integer[order].tolist()
+
+
+def test_missing_bounds_are_infinite_and_integrality_is_per_variable():
+    m = pyo.ConcreteModel()
+    m.free = pyo.Var()                                     # no bounds at all
+    m.capped = pyo.Var(bounds=(None, 3))                   # upper bound only
+    m.count = pyo.Var(domain=pyo.NonNegativeIntegers)      # lower bound from the domain
+    m.flag = pyo.Var(domain=pyo.Binary)
+    m.row = pyo.Constraint(expr=m.free + m.capped + m.count + m.flag >= 1)
+    form = read_linear_form(m)
+    assert form.col_lower.tolist() == [-np.inf, -np.inf, 0, 0]
+    assert form.col_upper.tolist() == [np.inf, 3, np.inf, 1]
+    assert form.integer.tolist() == [False, False, True, True]

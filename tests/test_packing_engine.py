@@ -125,3 +125,19 @@ def test_unknown_base(write_instance):
     path = write_instance("puzzle: packing\nbase: packing/iq_twist/emptyy\n")
     result = run_cli("solve", path)
     assert result.returncode == 2 and "'base'" in result.stderr
+
+
+def test_checker_congruence_turns_and_mirrors_only_as_allowed():
+    from pyomo_puzzles.families.packing.checker import _congruent
+    from pyomo_puzzles.families.packing.spec import Shape
+
+    # an L tetromino with a ring on its long arm's end: chiral, and the ring breaks its symmetry
+    shape = Shape(cells=((0, 0), (1, 0), (2, 0), (2, 1)), marks=(("ring", ((0, 0),)),))
+    turned = [(5, 5), (5, 6), (5, 7), (4, 7)]            # a quarter turn, moved
+    mirrored = [(0, 0), (1, 0), (2, 0), (2, -1)]          # reflected in the x axis
+    assert _congruent(turned, {"ring": [(5, 5)]}, shape, mirror_allowed=False)
+    assert not _congruent(turned, {"ring": [(4, 7)]}, shape, mirror_allowed=False)  # ring at the other end
+    assert not _congruent(turned, {}, shape, mirror_allowed=False)                  # ring missing
+    assert not _congruent(mirrored, {"ring": [(0, 0)]}, shape, mirror_allowed=False)
+    assert _congruent(mirrored, {"ring": [(0, 0)]}, shape, mirror_allowed=True)
+    assert not _congruent([(0, 0), (1, 0), (2, 0), (3, 0)], {"ring": [(0, 0)]}, shape, mirror_allowed=True)

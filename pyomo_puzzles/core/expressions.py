@@ -26,4 +26,7 @@ def sum_over(var, keys: Iterable) -> LinearExpression:
     members = _MEMBERS.get(var)
     if members is None or len(members) != len(var):
         members = _MEMBERS[var] = dict(var.items())
-    return LinearExpression([members[k] if k in members else var[k] for k in keys])
+    try:
+        return LinearExpression(list(map(members.__getitem__, keys)))
+    except KeyError:  # not constructed yet (a sparse Var): let the component build it
+        return LinearExpression([members[k] if k in members else var[k] for k in keys])

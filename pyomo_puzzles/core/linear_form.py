@@ -98,8 +98,8 @@ def _read(model: pyo.ConcreteModel) -> LinearForm:
     term_rows, term_vars, term_coefs = [], [], []
     row_lower, row_upper = [], []
     for row, con in enumerate(model.component_data_objects(pyo.Constraint, active=True, descend_into=True)):
-        constant = _append_terms(con.body, row, term_rows, term_vars, term_coefs)
-        lower, upper = con.lb, con.ub
+        lower, body, upper = con.to_bounded_expression(evaluate_bounds=True)
+        constant = _append_terms(body, row, term_rows, term_vars, term_coefs)
         row_lower.append(-INFINITY if lower is None else lower - constant)
         row_upper.append(INFINITY if upper is None else upper - constant)
     objective_row = len(row_lower)
@@ -167,12 +167,24 @@ def _assemble(term_rows, term_vars, term_coefs, row_lower, row_upper, offset, ma
     entry = ~in_objective & (values != 0)
     start = np.zeros(len(columns) + 1, dtype=np.int64)
     np.cumsum(np.bincount(key_cols[entry], minlength=len(columns)), out=start[1:])
-    bounds = [var.bounds for var in columns]
+    bounds = np.array([var.bounds for var in columns], dtype=float).reshape(-1, 2)  # None -> nan
     return LinearForm(
         columns=columns, start=start, index=key_rows[entry], value=values[entry],
         cost=cost, offset=float(offset), maximise=maximise,
         row_lower=row_lower, row_upper=row_upper,
-        col_lower=np.array([-INFINITY if lb is None else lb for lb, _ in bounds], dtype=float),
-        col_upper=np.array([INFINITY if ub is None else ub for _, ub in bounds], dtype=float),
-        integer=np.array([var.is_integer() for var in columns], dtype=bool),
+        col_lower=np.nan_to_num(bounds[:, 0], nan=-INFINITY), col_upper=np.nan_to_num(bounds[:, 1], nan=INFINITY),
+        integer=_integer(columns),
     )
+
+
+def _integer(columns: list) -> np.ndarray:
+    """Whether each column is integer, asked once per distinct domain."""
+    integer_domain: dict = {}
+    flags = []
+    for var in columns:
+        domain = var.domain
+        flag = integer_domain.get(id(domain))
+        if flag is None:
+            flag = integer_domain[id(domain)] = var.is_integer()
+        flags.append(flag)
+    return np.array(flags, dtype=bool)

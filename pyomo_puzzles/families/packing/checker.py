@@ -38,20 +38,23 @@ def _signed_permutations(dim: int, mirror_allowed: bool) -> tuple:
     return tuple(maps)
 
 
-def _congruent(cells, marks: dict, reference_cells, reference_marks: dict, mirror_allowed: bool) -> bool:
-    dim = len(reference_cells[0])
-    target_cells, target_marks = _normal_form([tuple(c) for c in reference_cells],
-                                              {k: [tuple(c) for c in v] for k, v in reference_marks.items()})
-    for perm, signs in _signed_permutations(dim, mirror_allowed):
+def _congruent(cells, marks: dict, shape, mirror_allowed: bool) -> bool:
+    """Whether (cells, marks) is the piece's shape turned (or mirrored, if allowed) and moved."""
+    return _normal_form(cells, marks) in _congruent_forms(shape, mirror_allowed)
+
+
+@lru_cache(maxsize=256)
+def _congruent_forms(shape, mirror_allowed: bool) -> frozenset:
+    """Normal forms of every image of the shape under the signed axis permutations."""
+    cells = [tuple(c) for c in shape.cells]
+    marks = {name: [tuple(c) for c in marked] for name, marked in shape.marks}
+    forms = set()
+    for perm, signs in _signed_permutations(len(cells[0]), mirror_allowed):
         def turn(c):
             return tuple(s * c[p] for p, s in zip(perm, signs))
 
-        turned = [turn(c) for c in cells]
-        if _normal_form(turned, {})[0] != target_cells:
-            continue  # the outline differs: no need to look at the marks
-        if _normal_form(turned, {k: [turn(c) for c in v] for k, v in marks.items()})[1] == target_marks:
-            return True
-    return False
+        forms.add(_normal_form([turn(c) for c in cells], {k: [turn(c) for c in v] for k, v in marks.items()}))
+    return frozenset(forms)
 
 
 def _unreadable(spec: PackingSpec, i: int, entry) -> str | None:
@@ -77,7 +80,7 @@ def _entry_errors(spec: PackingSpec, i: int, entry: dict, board: set) -> list[st
     if any(c not in cells for v in marks.values() for c in v):
         errors.append(f"pieces[{i}] ({name}): a marked cell is not one of its cells")
     elif len(set(cells)) != len(cells) or not _congruent(
-            cells, marks, piece.shape.cells, {k: list(v) for k, v in piece.shape.marks}, piece.flippable):
+            cells, marks, piece.shape, piece.flippable):
         errors.append(f"pieces[{i}] ({name}): cells {[list(c) for c in cells]} (with marks {marks}) "
                       "are not the piece's shape")
     return errors

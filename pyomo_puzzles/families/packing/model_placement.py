@@ -118,7 +118,7 @@ def placement_entry(placement) -> dict:
 
 
 def decode(spec: PackingSpec, model: pyo.ConcreteModel) -> dict:
-    used = [p for p in model.PLACEMENTS if (model.x[p].value or 0) > 0.5]
+    used = [p for p, x_p in model.x.items() if (x_p.value or 0) > 0.5]
     return {"pieces": [placement_entry(spec.placements[p]) for p in used]}
 
 
