@@ -111,9 +111,10 @@ def allowed_options(spec: PackingSpec) -> list[Placement]:
     for f in spec.fixed:
         keep = {p.index for p in spec.variants_of(f.piece, f.cells) if f.marks is None or p.marks == f.marks}
         fixed.append((f.piece, spec.piece(f.piece).count == 1, set(f.cells), keep))
+    colour_of = {piece.name: piece.colour for piece in spec.pieces}
     options = []
     for placement in spec.placements:
-        if not all(_meets(spec, placement, r) for cell in placement.cells for r in requirements.get(cell, ())):
+        if not all(_meets(colour_of, placement, r) for cell in placement.cells for r in requirements.get(cell, ())):
             continue
         if any(placement.index not in keep and ((placement.piece == piece and single)
                                                  or not cells.isdisjoint(placement.cells))

@@ -74,11 +74,9 @@ def build_model() -> pyo.AbstractModel:
     return model
 
 
-def _meets(spec: PackingSpec, placement, requirement) -> bool:
-    if requirement.cell not in placement.cells:
-        return False
-    piece = spec.piece(placement.piece)
-    if requirement.colour is not None and piece.colour != requirement.colour:
+def _meets(colour_of: dict, placement, requirement) -> bool:
+    """Whether the placement covers the requirement's cell with the right colour and mark."""
+    if requirement.colour is not None and colour_of[placement.piece] != requirement.colour:
         return False
     return requirement.mark is None or requirement.cell in dict(placement.marks).get(requirement.mark, ())
 
@@ -90,14 +88,15 @@ def model_data(spec: PackingSpec) -> dict:
         of_type[placement.piece].append(placement.index)
         for cell in placement.cells:
             covering[cell].append(placement.index)
-    meeting = {r: [p for p in covering[req.cell] if _meets(spec, spec.placements[p], req)]
+    colour_of = {piece.name: piece.colour for piece in spec.pieces}
+    meeting = {r: [p for p in covering[req.cell] if _meets(colour_of, spec.placements[p], req)]
                for r, req in enumerate(spec.requirements)}
     as_given = {f: [p.index for p in spec.variants_of(fixed.piece, fixed.cells)
                     if fixed.marks is None or p.marks == fixed.marks]
                 for f, fixed in enumerate(spec.fixed)}
     return {None: {
         "CELLS": {None: list(spec.cells)},
-        "PIECE_TYPES": {None: [piece.name for piece in spec.pieces]},
+        "PIECE_TYPES": {None: list(of_type)},
         "PLACEMENTS": {None: [p.index for p in spec.placements]},
         "REQUIREMENTS": {None: list(meeting)},
         "PRE_PLACED": {None: list(as_given)},
