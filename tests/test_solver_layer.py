@@ -106,3 +106,22 @@ def test_cpsat_peer_solves_the_same_model_in_its_own_process(name, formulation, 
     assert record.checked is (True if expected == "optimal" else None)
     assert record.solver_version.startswith("OR-Tools CP-SAT")
     assert "ortools" not in sys.modules  # never imported beside highspy
+
+
+@pytest.mark.skipif(not solvers.availability("cpsat")[0], reason="ortools not installed")
+def test_cpsat_worker_is_reused_replaced_when_dead_and_reports_bad_models(tmp_path):
+    instance = instances.load("instant_insanity/parker_brothers")
+    first = run.run(instance, "rotations", "cpsat", time_limit=60, isolate=False)
+    worker = solvers._CPSAT_WORKER._process
+    second = run.run(instance, "rotations", "cpsat", time_limit=60, isolate=False)
+    assert first.checked and second.checked
+    assert solvers._CPSAT_WORKER._process is worker  # one worker served both runs
+    worker.kill()
+    worker.wait()
+    third = run.run(instance, "rotations", "cpsat", time_limit=60, isolate=False)
+    assert third.checked and solvers._CPSAT_WORKER._process is not worker
+    broken = tmp_path / "broken.mps"
+    broken.write_text("this is not MPS\n")
+    failure = solvers._CPSAT_WORKER.solve({"mps": str(broken), "result": str(tmp_path / "r.json")})
+    assert failure and "cannot read" in failure
+    assert solvers._CPSAT_WORKER._process.poll() is None  # a bad model does not end the worker

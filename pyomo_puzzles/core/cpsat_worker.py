@@ -1,9 +1,16 @@
-"""Solve an MPS file with OR-Tools CP-SAT, in a process of its own.
+"""Solve MPS files with OR-Tools CP-SAT, in a process of its own.
 
 OR-Tools and highspy bundle incompatible native libraries, so the framework never imports
-OR-Tools itself: `solvers.SolverSession` writes the Pyomo model as MPS and runs
-``python -m pyomo_puzzles.core.cpsat_worker MODEL.mps RESULT.json --time-limit T --threads N``.
-The result: status, objective, bound, solve seconds and the value of every variable by
+OR-Tools itself: `solvers.SolverSession` writes the Pyomo model as MPS and hands it to a
+worker process started as ``python -m pyomo_puzzles.core.cpsat_worker --serve``. The worker
+answers one request per line on its standard input (JSON: mps, result, time_limit,
+threads) with one line on its standard output, ``done`` or ``error: <reason>``, and stops
+when its input closes. Importing OR-Tools takes about half a second, so one worker serves
+all the models a process solves (a staged run solves up to a hundred).
+``python -m pyomo_puzzles.core.cpsat_worker MODEL.mps RESULT.json [--time-limit T] [--threads N]``
+solves one file.
+
+The result file: status, objective, bound, solve seconds and the value of every variable by
 its MPS name.
 """
 
@@ -11,25 +18,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
 import time
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("mps")
-    parser.add_argument("result")
-    parser.add_argument("--time-limit", type=float)
-    parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args()
+def solve(mps: str, result: str, time_limit: float | None = None, threads: int = 1) -> None:
+    """Solve the MPS file and write the result file."""
     from ortools.linear_solver.python import model_builder
 
     model = model_builder.Model()
-    if not model.import_from_mps_file(args.mps):
-        raise SystemExit(f"CP-SAT: cannot read {args.mps}")
+    if not model.import_from_mps_file(mps):
+        raise ValueError(f"CP-SAT: cannot read {mps}")
     solver = model_builder.Solver("sat")
-    if args.time_limit:
-        solver.set_time_limit_in_seconds(args.time_limit)
-    solver.set_solver_specific_parameters(f"num_workers: {max(1, args.threads)}")
+    if time_limit:
+        solver.set_time_limit_in_seconds(time_limit)
+    solver.set_solver_specific_parameters(f"num_workers: {max(1, threads)}")
     started = time.perf_counter()
     status = solver.solve(model)
     seconds = time.perf_counter() - started
@@ -39,15 +43,47 @@ def main() -> None:
         model_builder.SolveStatus.INFEASIBLE: "infeasible",
     }
     found = status in (model_builder.SolveStatus.OPTIMAL, model_builder.SolveStatus.FEASIBLE)
-    result = {
+    answer = {
         "status": names.get(status, str(status.name).lower()),
         "objective": solver.objective_value if found else None,
         "bound": solver.best_objective_bound if found else None,
         "seconds": seconds,
         "values": {v.name: solver.value(v) for v in model.get_variables()} if found else {},
     }
-    with open(args.result, "w", encoding="utf-8") as out:
-        json.dump(result, out)
+    with open(result, "w", encoding="utf-8") as out:
+        json.dump(answer, out)
+
+
+def serve() -> None:
+    """Answer requests, one JSON line each on standard input, until it closes."""
+    replies = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # whatever the solver prints goes to standard error, not into the replies
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            solve(request["mps"], request["result"], request.get("time_limit"), request.get("threads", 1))
+        except Exception as error:  # report and go on: the next model may be fine
+            reply = f"error: {type(error).__name__}: {error}".splitlines()[0]
+        else:
+            reply = "done"
+        replies.write(reply + "\n")
+        replies.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mps", nargs="?")
+    parser.add_argument("result", nargs="?")
+    parser.add_argument("--time-limit", type=float)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--serve", action="store_true", help="answer requests on standard input")
+    args = parser.parse_args()
+    if args.serve:
+        serve()
+    elif args.mps and args.result:
+        solve(args.mps, args.result, args.time_limit, args.threads)
+    else:
+        parser.error("give MODEL.mps and RESULT.json, or --serve")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ shell interfaces. Traps handled here (see the README's solver notes):
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import math
@@ -156,6 +157,72 @@ def _compiled_linear_form(model: pyo.ConcreteModel) -> LinearForm:
     )
 
 
+class _CpsatWorker:
+    """The CP-SAT worker process (`core.cpsat_worker --serve`) of this Python process.
+
+    Started at the first CP-SAT solve and reused by the next ones: importing OR-Tools costs
+    about half a second, more than most models take to solve. A process forked from this
+    one starts its own worker (two processes must not share one worker's pipes). A worker
+    that died is replaced at the next solve. It stops when this process closes its input,
+    at the latest when this process ends; a run killed by `core.run` takes its worker along
+    (same process group).
+    """
+
+    def __init__(self) -> None:
+        self._process = None
+        self._owner = None
+        self._errors = None
+
+    def solve(self, request: dict) -> str | None:
+        """Send one request; None when the worker wrote the result, else the reason it did not."""
+        process = self._running()
+        try:
+            process.stdin.write(json.dumps(request) + "\n")
+            process.stdin.flush()
+            reply = process.stdout.readline().strip()
+        except (BrokenPipeError, OSError):
+            reply = ""
+        if reply == "done":
+            return None
+        if reply:
+            return reply.removeprefix("error: ")
+        process.wait()
+        self._process = None
+        return f"the worker died (exit code {process.returncode}): {self._last_error_line()}"
+
+    def _running(self):
+        import subprocess
+        import tempfile
+
+        if self._process is not None and self._owner == os.getpid() and self._process.poll() is None:
+            return self._process
+        self._errors = tempfile.TemporaryFile(mode="w+", prefix="pyomo-puzzles-cpsat-")
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "pyomo_puzzles.core.cpsat_worker", "--serve"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, text=True)
+        self._owner = os.getpid()
+        atexit.register(self._stop, self._process)
+        return self._process
+
+    @staticmethod
+    def _stop(process) -> None:
+        """Close the worker's input (it then ends) and wait for it, briefly."""
+        if process.poll() is None:
+            process.stdin.close()
+            try:
+                process.wait(timeout=5)
+            except Exception:
+                process.kill()
+
+    def _last_error_line(self) -> str:
+        self._errors.seek(0)
+        lines = self._errors.read().strip().splitlines()
+        return lines[-1] if lines else "no message"
+
+
+_CPSAT_WORKER = _CpsatWorker()
+
+
 class SolverSession:
     """Solves one concrete model repeatedly (constraints may be added in between)."""
 
@@ -177,9 +244,8 @@ class SolverSession:
             return self._solve_cpsat()
         return self._solve_shell()
 
-    # OR-Tools CP-SAT: the model as MPS, solved in a process of its own ------------------
+    # OR-Tools CP-SAT: the model as MPS, solved in a worker process of its own --------------
     def _solve_cpsat(self) -> SolveOutcome:
-        import subprocess
         import tempfile
 
         started = time.perf_counter()
@@ -192,15 +258,11 @@ class SolverSession:
             finally:
                 quiet.setLevel(level)
             symbols = self.model.solutions.symbol_map[symbol_map_id].bySymbol
-            command = [sys.executable, "-m", "pyomo_puzzles.core.cpsat_worker", mps, result,
-                       "--threads", str(self.threads or 1)]
-            if self.time_limit is not None:
-                command += ["--time-limit", str(self.time_limit)]
-            done = subprocess.run(command, capture_output=True, text=True)
-            if done.returncode != 0 or not os.path.exists(result):
-                reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+            failure = _CPSAT_WORKER.solve({"mps": mps, "result": result, "time_limit": self.time_limit,
+                                           "threads": self.threads or 1})
+            if failure is not None or not os.path.exists(result):
                 return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
-                                    f"CP-SAT failed: {reason}")
+                                    f"CP-SAT failed: {failure or 'no result file'}")
             with open(result, encoding="utf-8") as handle:
                 answer = json.load(handle)
         has_solution = bool(answer["values"])
