@@ -96,3 +96,15 @@ def test_every_family_is_found_after_one_was_imported_directly():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['instant_insanity', 'packing', 'rubik']"
+
+
+def test_a_formulation_takes_its_hooks_from_its_module_and_keywords_replace_them():
+    from pyomo_puzzles.core.registry import Formulation
+    from pyomo_puzzles.families.packing import model_coordinates, model_placement
+
+    placement = Formulation.from_module("p", "s", model_placement)
+    assert placement.decode is model_placement.decode and placement.partitions is model_placement.partitions
+    assert placement.stages is None and placement.prepare_enumeration is None  # the module has neither
+    tight = Formulation.from_module("t", "s", model_coordinates, build_model=model_coordinates.build_model_tight)
+    assert tight.build_model is model_coordinates.build_model_tight
+    assert tight.model_data is model_coordinates.model_data and tight.applies_to is model_coordinates.applies_to

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable
@@ -67,6 +67,14 @@ class Formulation:
     stages: Callable[[Any], Iterable[Stage]] | None = None
     """Optional: solve the instance as a sequence of models (see `Stage`) instead of one;
     `model_data` and `decode` then take a stage's parts, not the instance's spec."""
+
+    @classmethod
+    def from_module(cls, name: str, summary: str, module: Any, **hooks: Callable) -> "Formulation":
+        """The formulation whose hooks (build_model, model_data, decode, ...) are the module's
+        functions of those names; keyword arguments add hooks or replace the module's."""
+        names = [f.name for f in fields(cls) if f.name not in ("name", "summary")]
+        found = {hook: getattr(module, hook) for hook in names if hasattr(module, hook)}
+        return cls(name=name, summary=summary, **{**found, **hooks})
 
 
 @dataclass(frozen=True)

@@ -21,23 +21,12 @@ FAMILY = register(Family(
     schema=SCHEMA,
     load=spec.load,
     formulations={
-        "rotations": Formulation(
-            name="rotations",
-            summary="the paper's model (Loeffler et al. 2020): one of 24 rotations per cube",
-            build_model=model_rotations.build_model,
-            model_data=model_rotations.model_data,
-            decode=model_rotations.decode,
-            solution_vars=model_rotations.solution_vars,
-            partitions=model_rotations.partitions,
-            prepare_enumeration=orbits.prepare_enumeration,
-        ),
-        "opposite_pairs": Formulation(
-            name="opposite_pairs",
-            summary="the classic graph model: two edge-disjoint subgraphs of opposite-face pairs",
-            build_model=model_opposite_pairs.build_model,
-            model_data=model_opposite_pairs.model_data,
-            decode=model_opposite_pairs.decode,
-        ),
+        "rotations": Formulation.from_module(
+            "rotations", "the paper's model (Loeffler et al. 2020): one of 24 rotations per cube",
+            model_rotations, prepare_enumeration=orbits.prepare_enumeration),
+        "opposite_pairs": Formulation.from_module(
+            "opposite_pairs", "the classic graph model: two edge-disjoint subgraphs of opposite-face pairs",
+            model_opposite_pairs),
     },
     default_formulation="rotations",
     check=checker.check,

@@ -9,6 +9,7 @@ from pyomo_puzzles.families.packing import (
     checker,
     generate,
     model_cell_assignment,
+    model_coordinates,
     model_placement,
     orbits,
     picture,
@@ -39,41 +40,19 @@ FAMILY = register(Family(
     schema=SCHEMA,
     load=spec.load,
     formulations={
-        "placement": Formulation(
-            name="placement",
-            summary="exact cover over all placements of the pieces",
-            build_model=model_placement.build_model,
-            model_data=model_placement.model_data,
-            decode=model_placement.decode,
-            solution_vars=model_placement.solution_vars,
-            partitions=model_placement.partitions,
-            prepare_enumeration=orbits.prepare_enumeration,
-        ),
-        "cell_assignment": Formulation(
-            name="cell_assignment",
-            summary="the published L-tromino model: element/cell binaries (ILP Part 16)",
-            build_model=model_cell_assignment.build_model,
-            model_data=model_cell_assignment.model_data,
-            decode=model_cell_assignment.decode,
-            applies_to=model_cell_assignment.applies_to,
-        ),
-        "coordinates": Formulation(
-            name="coordinates",
-            summary="the IQ Twist thesis CSP (Ao 2020) as a MILP: unit coordinates, orientations",
-            build_model=(model_coordinates := __import__(  # binds the module for the entries below
-                "pyomo_puzzles.families.packing.model_coordinates", fromlist=["build_model"])).build_model,
-            model_data=model_coordinates.model_data,
-            decode=model_coordinates.decode,
-            applies_to=model_coordinates.applies_to,
-        ),
-        "coordinates_tight": Formulation(
-            name="coordinates_tight",
-            summary="unit coordinates, distinct orientations, cell-cover and unit-reach rows",
-            build_model=model_coordinates.build_model_tight,
-            model_data=model_coordinates.model_data_tight,
-            decode=model_coordinates.decode,
-            applies_to=model_coordinates.applies_to,
-        ),
+        "placement": Formulation.from_module(
+            "placement", "exact cover over all placements of the pieces",
+            model_placement, prepare_enumeration=orbits.prepare_enumeration),
+        "cell_assignment": Formulation.from_module(
+            "cell_assignment", "the published L-tromino model: element/cell binaries (ILP Part 16)",
+            model_cell_assignment),
+        "coordinates": Formulation.from_module(
+            "coordinates", "the IQ Twist thesis CSP (Ao 2020) as a MILP: unit coordinates, orientations",
+            model_coordinates),
+        "coordinates_tight": Formulation.from_module(
+            "coordinates_tight", "unit coordinates, distinct orientations, cell-cover and unit-reach rows",
+            model_coordinates, build_model=model_coordinates.build_model_tight,
+            model_data=model_coordinates.model_data_tight),
     },
     default_formulation="placement",
     check=checker.check,

@@ -12,31 +12,15 @@ FAMILY = register(Family(
     schema=SCHEMA,
     load=spec.load,
     formulations={
-        "seed": Formulation(
-            name="seed",
-            summary="the published model (ILP Part 41): sticker colours, 12 quarter turns + no-op per step",
-            build_model=model_seed.build_model,
-            model_data=model_seed.model_data,
-            decode=model_seed.decode,
-            applies_to=model_seed.applies_to,
-        ),
-        "pieces": Formulation(
-            name="pieces",
-            summary="own design: fixed corner, binary corner pieces, one state copy per move, both metrics",
-            build_model=model_pieces.build_model,
-            model_data=model_pieces.model_data,
-            decode=model_pieces.decode,
-            applies_to=model_pieces.applies_to,
-        ),
-        "projections": Formulation(
-            name="projections",
-            summary="own design: two corner-pattern networks sharing one move sequence, iterative deepening",
-            build_model=model_projections.build_model,
-            model_data=model_projections.model_data,
-            decode=model_projections.decode,
-            applies_to=model_projections.applies_to,
-            stages=model_projections.stages,
-        ),
+        "seed": Formulation.from_module(
+            "seed", "the published model (ILP Part 41): sticker colours, 12 quarter turns + no-op per step",
+            model_seed),
+        "pieces": Formulation.from_module(
+            "pieces", "own design: fixed corner, binary corner pieces, one state copy per move, both metrics",
+            model_pieces),
+        "projections": Formulation.from_module(
+            "projections", "own design: two corner-pattern networks sharing one move sequence, iterative deepening",
+            model_projections),
     },
     default_formulation="projections",
     check=checker.check,
