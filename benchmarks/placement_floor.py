@@ -35,7 +35,7 @@ import highspy
 import numpy as np
 
 from pyomo_puzzles.core import instances, run
-from pyomo_puzzles.core.linear_form import read_linear_form
+from pyomo_puzzles.core.linear_form import first_use_numbering, read_linear_form
 from pyomo_puzzles.families.packing import model_placement
 
 CHALLENGES = [f"packing/iq_twist/challenge_{n}" for n in range(19, 69)]
@@ -51,15 +51,11 @@ def direct_matrix(spec) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
     rhs[list(type_rows)] = [data["COPIES"][t] for t in data["PLACEMENTS_OF"]]
     row_of_term = np.repeat(np.arange(len(rows)), [len(members) for members in rows])
     placement_of_term = np.fromiter((p for members in rows for p in members), dtype=np.int64, count=len(row_of_term))
-    placements, first, column_of_term = np.unique(placement_of_term, return_index=True, return_inverse=True)
-    by_first_use = np.argsort(first, kind="stable")
-    rank = np.empty_like(by_first_use)
-    rank[by_first_use] = np.arange(len(by_first_use))
-    columns = rank[column_of_term]
+    first_terms, columns = first_use_numbering(placement_of_term)
     order = np.lexsort((row_of_term, columns))
-    start = np.zeros(len(placements) + 1, dtype=np.int32)
-    np.cumsum(np.bincount(columns, minlength=len(placements)), out=start[1:])
-    return placements[by_first_use], start, row_of_term[order].astype(np.int32), rhs, len(rows)
+    start = np.zeros(len(first_terms) + 1, dtype=np.int32)
+    np.cumsum(np.bincount(columns, minlength=len(first_terms)), out=start[1:])
+    return placement_of_term[first_terms], start, row_of_term[order].astype(np.int32), rhs, len(rows)
 
 
 def direct_run(instance) -> tuple[float, float]:

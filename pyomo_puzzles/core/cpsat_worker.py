@@ -2,13 +2,11 @@
 
 OR-Tools and highspy bundle incompatible native libraries, so the framework never imports
 OR-Tools itself: `solvers.SolverSession` writes the Pyomo model as MPS and hands it to a
-worker process started as ``python -m pyomo_puzzles.core.cpsat_worker --serve``. The worker
+worker process started as ``python -m pyomo_puzzles.core.cpsat_worker``. The worker
 answers one request per line on its standard input (JSON: mps, result, time_limit,
 threads) with one line on its standard output, ``done`` or ``error: <reason>``, and stops
 when its input closes. Importing OR-Tools takes about half a second, so one worker serves
 all the models a process solves (a staged run solves up to a hundred).
-``python -m pyomo_puzzles.core.cpsat_worker MODEL.mps RESULT.json [--time-limit T] [--threads N]``
-solves one file.
 
 The result file: status, objective, bound, solve seconds and the value of every variable by
 its MPS name.
@@ -16,7 +14,6 @@ its MPS name.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -70,21 +67,5 @@ def serve() -> None:
         replies.flush()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("mps", nargs="?")
-    parser.add_argument("result", nargs="?")
-    parser.add_argument("--time-limit", type=float)
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--serve", action="store_true", help="answer requests on standard input")
-    args = parser.parse_args()
-    if args.serve:
-        serve()
-    elif args.mps and args.result:
-        solve(args.mps, args.result, args.time_limit, args.threads)
-    else:
-        parser.error("give MODEL.mps and RESULT.json, or --serve")
-
-
 if __name__ == "__main__":
-    main()
+    serve()

@@ -131,18 +131,25 @@ def _append_terms(expr, row: int, term_rows: list, term_vars: list, term_coefs: 
     return constant
 
 
+def first_use_numbering(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Number the distinct keys in order of first appearance.
+
+    Returns (position of each distinct key's first appearance, in that order; the number
+    of every key). Columns are numbered this way: see `solvers._first_use_column_order`.
+    """
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    by_first_use = np.argsort(first, kind="stable")
+    rank = np.empty_like(by_first_use)
+    rank[by_first_use] = np.arange(len(by_first_use))
+    return first[by_first_use], rank[inverse.reshape(-1)]
+
+
 def _assemble(term_rows, term_vars, term_coefs, row_lower, row_upper, offset, maximise) -> LinearForm:
     n_rows = len(row_lower)
     rows = np.asarray(term_rows, dtype=np.int64)
     coefs = np.asarray(term_coefs, dtype=float)
-    # columns in order of first use
-    ids = np.fromiter(map(id, term_vars), dtype=np.int64, count=len(term_vars))
-    _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
-    by_first_use = np.argsort(first, kind="stable")
-    rank = np.empty_like(by_first_use)
-    rank[by_first_use] = np.arange(len(by_first_use))
-    cols = rank[inverse.reshape(-1)]
-    columns = [term_vars[i] for i in first[by_first_use]]
+    first_terms, cols = first_use_numbering(np.fromiter(map(id, term_vars), dtype=np.int64, count=len(term_vars)))
+    columns = [term_vars[i] for i in first_terms]
 
     fixed = np.fromiter((var.fixed for var in columns), dtype=bool, count=len(columns))
     if fixed.any():  # a fixed variable is a constant: move it to the row bounds

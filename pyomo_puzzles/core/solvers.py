@@ -158,7 +158,7 @@ def _compiled_linear_form(model: pyo.ConcreteModel) -> LinearForm:
 
 
 class _CpsatWorker:
-    """The CP-SAT worker process (`core.cpsat_worker --serve`) of this Python process.
+    """The CP-SAT worker process (`core.cpsat_worker`) of this Python process.
 
     Started at the first CP-SAT solve and reused by the next ones: importing OR-Tools costs
     about half a second, more than most models take to solve. A process forked from this
@@ -198,7 +198,7 @@ class _CpsatWorker:
             return self._process
         self._errors = tempfile.TemporaryFile(mode="w+", prefix="pyomo-puzzles-cpsat-")
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "pyomo_puzzles.core.cpsat_worker", "--serve"],
+            [sys.executable, "-m", "pyomo_puzzles.core.cpsat_worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, text=True)
         self._owner = os.getpid()
         atexit.register(self._stop, self._process)
