@@ -75,7 +75,8 @@ def build_model() -> pyo.AbstractModel:
 
 
 def _meets(colour_of: dict, placement, requirement) -> bool:
-    """Whether the placement covers the requirement's cell with the right colour and mark."""
+    """For a placement that covers the requirement's cell: whether it has the right colour
+    and, if a mark is asked for, that mark on the cell."""
     if requirement.colour is not None and colour_of[placement.piece] != requirement.colour:
         return False
     return requirement.mark is None or requirement.cell in dict(placement.marks).get(requirement.mark, ())
