@@ -125,3 +125,19 @@ def test_cpsat_worker_is_reused_replaced_when_dead_and_reports_bad_models(tmp_pa
     failure = solvers._CPSAT_WORKER.solve({"mps": str(broken), "result": str(tmp_path / "r.json")})
     assert failure and "cannot read" in failure
     assert solvers._CPSAT_WORKER._process.poll() is None  # a bad model does not end the worker
+
+
+@pytest.mark.parametrize("solver", INSTALLED)
+@pytest.mark.parametrize("right_hand_side, expected", [(1, "optimal"), (2, "infeasible")])
+def test_a_model_with_every_variable_fixed(solver, right_hand_side, expected):
+    """No columns left (HiGHS itself would answer "Empty" without looking at the rows)."""
+    import pyomo.environ as pyo
+
+    model = pyo.ConcreteModel()
+    model.x = pyo.Var(domain=pyo.Binary)
+    model.x.fix(1)
+    model.row = pyo.Constraint(expr=model.x == right_hand_side)
+    model.objective = pyo.Objective(expr=0)
+    outcome = solvers.SolverSession(solver, model, time_limit=30).solve()
+    assert outcome.status == expected
+    assert outcome.has_solution == (expected == "optimal")

@@ -223,6 +223,14 @@ class _CpsatWorker:
 _CPSAT_WORKER = _CpsatWorker()
 
 
+def _outcome_without_columns(form: LinearForm) -> SolveOutcome:
+    """A model with no variables left: feasible exactly when every row admits 0."""
+    feasible = bool(np.all(form.row_lower <= 1e-9) and np.all(form.row_upper >= -1e-9))
+    if not feasible:
+        return SolveOutcome("infeasible", False, None, None, 0.0, 0)
+    return SolveOutcome("optimal", True, form.offset, form.offset, 0.0, 0)
+
+
 class SolverSession:
     """Solves one concrete model repeatedly (constraints may be added in between)."""
 
@@ -284,6 +292,8 @@ class SolverSession:
         import highspy
 
         form = read_linear_form(self.model) or _compiled_linear_form(self.model)
+        if not form.columns:  # HiGHS calls this "Empty" and does not look at the rows
+            return _outcome_without_columns(form)
         highs = highspy.Highs()
         highs.setOptionValue("output_flag", False)
         if self.time_limit is not None:

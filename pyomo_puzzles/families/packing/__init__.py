@@ -41,8 +41,12 @@ FAMILY = register(Family(
     load=spec.load,
     formulations={
         "placement": Formulation.from_module(
-            "placement", "exact cover over all placements of the pieces",
+            "placement", "exact cover over the placements that survive a one-step lookahead",
             model_placement, prepare_enumeration=orbits.prepare_enumeration),
+        "placement_unreduced": Formulation.from_module(
+            "placement_unreduced", "exact cover over placements, without the one-step lookahead",
+            model_placement, model_data=model_placement.model_data_unreduced,
+            prepare_enumeration=orbits.prepare_enumeration),
         "cell_assignment": Formulation.from_module(
             "cell_assignment", "the published L-tromino model: element/cell binaries (ILP Part 16)",
             model_cell_assignment),
@@ -65,5 +69,5 @@ FAMILY = register(Family(
     size=lambda s: (len(s.cells), "cells"),
     instances_dir=Path(__file__).parent / "instances",
     describe=lambda s: f"board {'x'.join(map(str, s.size))}, {sum(p.count for p in s.pieces)} pieces, "
-                       f"{len(s.placements)} placements, symmetry group of order {len(s.symmetries)}",
+                       f"{len(s.placements)} placements ({s.unfiltered_placements} on the board), symmetry group of order {len(s.symmetries)}",
 ))

@@ -24,15 +24,23 @@ Constraints
 Objective
     none: a feasibility problem (constant objective 0).
 
-Placements that would break a requirement on one of their own cells are not generated
-(the requirement rows would fix them to zero anyway); this is the data, not the model.
+P holds only placements that can be in a covering; this is the data, not the model:
+- placements that would break a requirement on one of their own cells are not generated
+  (the requirement rows would fix them to zero anyway), nor are placements that cut off
+  a region of the board no other pieces can fill (`reduction.DeadPlacementTest`);
+- `model_data` then keeps the placements that survive a one-step lookahead over the
+  exactly-one rows (`reduction.lookahead`: if x_p = 1, every row p does not meet must
+  still have a placement sharing no row with p). The solver's presolve would find these
+  too, by probing; finding them first spares Pyomo and the solver the columns.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pyomo.environ as pyo
 
 from pyomo_puzzles.core.expressions import sum_over
+from pyomo_puzzles.families.packing import reduction
 from pyomo_puzzles.families.packing.spec import PackingSpec
 
 
@@ -82,7 +90,9 @@ def _meets(colour_of: dict, placement, requirement) -> bool:
     return requirement.mark is None or requirement.cell in dict(placement.marks).get(requirement.mark, ())
 
 
-def model_data(spec: PackingSpec) -> dict:
+def model_data(spec: PackingSpec, reduce: bool = True) -> dict:
+    """The sets of the model for `spec`; with `reduce`, only the placements that survive
+    the one-step lookahead (`reduction.lookahead`) over the exactly-one rows."""
     covering: dict = {cell: [] for cell in spec.cells}
     of_type: dict = {piece.name: [] for piece in spec.pieces}
     for placement in spec.placements:
@@ -95,18 +105,35 @@ def model_data(spec: PackingSpec) -> dict:
     as_given = {f: [p.index for p in spec.variants_of(fixed.piece, fixed.cells)
                     if fixed.marks is None or p.marks == fixed.marks]
                 for f, fixed in enumerate(spec.fixed)}
+    copies = {piece.name: piece.count for piece in spec.pieces}
+    placements = [p.index for p in spec.placements]
+    if reduce:
+        single_copy = [members for t, members in of_type.items() if copies[t] == 1]
+        alive = reduction.lookahead([*covering.values(), *single_copy, *meeting.values(), *as_given.values()],
+                                    len(spec.placements))
+        if not alive.all():
+            placements = np.flatnonzero(alive).tolist()
+            covering, of_type, meeting, as_given = (
+                {key: [p for p in members if alive[p]] for key, members in subsets.items()}
+                for subsets in (covering, of_type, meeting, as_given))
     return {None: {
         "CELLS": {None: list(spec.cells)},
         "PIECE_TYPES": {None: list(of_type)},
-        "PLACEMENTS": {None: [p.index for p in spec.placements]},
+        "PLACEMENTS": {None: placements},
         "REQUIREMENTS": {None: list(meeting)},
         "PRE_PLACED": {None: list(as_given)},
         "PLACEMENTS_COVERING": covering,
         "PLACEMENTS_OF": of_type,
         "PLACEMENTS_MEETING": meeting,
         "PLACEMENTS_AS_GIVEN": as_given,
-        "COPIES": {piece.name: piece.count for piece in spec.pieces},
+        "COPIES": copies,
     }}
+
+
+def model_data_unreduced(spec: PackingSpec) -> dict:
+    """`model_data` without the lookahead: every placement of the spec is a column (the
+    `placement_unreduced` formulation, to measure what the lookahead buys)."""
+    return model_data(spec, reduce=False)
 
 
 def placement_entry(placement) -> dict:
@@ -132,7 +159,7 @@ def solution_vars(spec: PackingSpec, model: pyo.ConcreteModel, solution: dict) -
         variants = spec.variants_of(entry["piece"], entry["cells"])
         if not variants:
             raise ValueError(f"{entry} is not a placement of this instance")
-        groups.append([model.x[p.index] for p in variants])
+        groups.append([model.x[p.index] for p in variants if p.index in model.x])
     return groups
 
 

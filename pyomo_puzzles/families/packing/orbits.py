@@ -79,4 +79,5 @@ def anchor_restriction(spec: PackingSpec) -> tuple[str, list[int]]:
 def prepare_enumeration(spec: PackingSpec, model: pyo.ConcreteModel, up_to_symmetry: bool) -> None:
     if up_to_symmetry:
         for index in anchor_restriction(spec)[1]:
-            model.x[index].fix(0)
+            if index in model.x:  # the model may leave out placements in no covering
+                model.x[index].fix(0)

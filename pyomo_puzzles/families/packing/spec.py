@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from pyomo_puzzles.core import instances as core_instances
 from pyomo_puzzles.core.symmetry import AxisMap, Cell, axis_maps, box_symmetries
 from pyomo_puzzles.errors import DataError
+from pyomo_puzzles.families.packing.reduction import DeadPlacementTest
 from pyomo_puzzles.families.packing.schema import SCHEMA
 
 Marks = tuple[tuple[str, tuple[Cell, ...]], ...]
@@ -296,12 +298,14 @@ def _satisfies(piece: PieceType, cells_marks: dict, req: Requirement) -> bool:
     return req.mark is None or req.cell in cells_marks.get(req.mark, ())
 
 
-def _placements(pieces, board: set[Cell], size: Cell, requirements) -> tuple[list[Placement], int]:
-    """Placements inside the board that break no requirement; also the count before filtering."""
-    by_cell = {r.cell: [] for r in requirements}
-    for r in requirements:
-        by_cell[r.cell].append(r)
-    found, unfiltered = [], 0
+@lru_cache(maxsize=16)
+def _board_placements(pieces: tuple[PieceType, ...], board: frozenset[Cell], size: Cell) -> tuple[tuple, int]:
+    """Every placement inside the board that is in some covering as far as region sizes
+    tell (see `regions`), as (piece, cells, marks), and how many fit on the board in all.
+
+    Cached: the challenges of one puzzle share their board and pieces."""
+    dead = DeadPlacementTest(size, board, {p.name: (len(p.shape.cells), p.count) for p in pieces})
+    found, on_board = [], 0
     for piece in pieces:
         for shape in piece.orientations:
             extent = [max(c[i] for c in shape.cells) for i in range(len(size))]
@@ -311,12 +315,28 @@ def _placements(pieces, board: set[Cell], size: Cell, requirements) -> tuple[lis
                 cells = tuple(sorted(move(c) for c in shape.cells))
                 if not all(c in board for c in cells):
                     continue
-                unfiltered += 1
-                marks = tuple((name, tuple(sorted(move(c) for c in marked))) for name, marked in shape.marks)
-                mark_sets = {name: set(marked) for name, marked in marks}
-                if all(_satisfies(piece, mark_sets, r) for c in cells for r in by_cell.get(c, ())):
-                    found.append(Placement(len(found), piece.name, cells, marks))
-    return found, unfiltered
+                on_board += 1
+                if not dead.is_dead(piece.name, cells):
+                    marks = tuple((name, tuple(sorted(move(c) for c in marked))) for name, marked in shape.marks)
+                    found.append((piece, cells, marks))
+    return tuple(found), on_board
+
+
+def _placements(pieces, board: frozenset[Cell], size: Cell, requirements) -> tuple[list[Placement], int]:
+    """The placements of `_board_placements` that break no requirement; also how many
+    placements fit on the board before any filtering."""
+    by_cell = {r.cell: [] for r in requirements}
+    for r in requirements:
+        by_cell[r.cell].append(r)
+    candidates, on_board = _board_placements(tuple(pieces), board, size)
+    found = []
+    for piece, cells, marks in candidates:
+        if any(c in by_cell for c in cells):
+            mark_sets = {name: set(marked) for name, marked in marks}
+            if not all(_satisfies(piece, mark_sets, r) for c in cells for r in by_cell.get(c, ())):
+                continue
+        found.append(Placement(len(found), piece.name, cells, marks))
+    return found, on_board
 
 
 def _piece_map(g: AxisMap, pieces) -> tuple[tuple[str, str], ...] | None:
@@ -363,7 +383,7 @@ def load(data: dict, path: Path) -> PackingSpec:
     for j, hole in enumerate(holes):
         if not _in_box(hole, size):
             raise DataError(path, f"board.holes[{j}]", f"cell {list(hole)} is off the board of size {list(size)}")
-    board = set(itertools.product(*(range(s) for s in size))) - set(holes)
+    board = frozenset(itertools.product(*(range(s) for s in size))) - set(holes)
     pieces = _pieces(data, path, dim)
     piece_cells = sum(len(p.shape.cells) * p.count for p in pieces)
     if piece_cells != len(board):
