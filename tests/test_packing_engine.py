@@ -141,3 +141,15 @@ def test_checker_congruence_turns_and_mirrors_only_as_allowed():
     assert not _congruent(mirrored, {"ring": [(0, 0)]}, shape, mirror_allowed=False)
     assert _congruent(mirrored, {"ring": [(0, 0)]}, shape, mirror_allowed=True)
     assert not _congruent([(0, 0), (1, 0), (2, 0), (3, 0)], {"ring": [(0, 0)]}, shape, mirror_allowed=True)
+
+
+def test_an_edited_base_file_is_read_again(tmp_path):
+    """Base files are kept between loads while unchanged; an edit must be seen."""
+    base = tmp_path / "base.yaml"
+    challenge = tmp_path / "challenge.yaml"
+    challenge.write_text("puzzle: packing\nbase: base.yaml\n", encoding="utf-8")
+    board = "puzzle: packing\nboard: {{size: [{}, 1]}}\npieces:\n  - {{name: I, cells: [[0, 0], [1, 0]], count: {}}}\n"
+    base.write_text(board.format(4, 2), encoding="utf-8")
+    assert instances.load(challenge).spec.size == (4, 1)
+    base.write_text(board.format(6, 3) + "# longer\n", encoding="utf-8")
+    assert instances.load(challenge).spec.size == (6, 1)

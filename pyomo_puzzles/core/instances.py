@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ from pyomo_puzzles.core import registry
 from pyomo_puzzles.errors import DataError, UserError
 
 DATA_SUFFIXES = (".yaml", ".yml", ".json")
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,12 @@ class Instance:
 
 def shipped_instances() -> dict[str, Path]:
     """Every instance shipped in the package, by name ``family/stem``."""
+    return dict(_shipped_instances())
+
+
+@lru_cache(maxsize=1)
+def _shipped_instances() -> dict[str, Path]:
+    """The package's instance folders, scanned once per process."""
     found = {}
     for fam in registry.families().values():
         for path in sorted(fam.instances_dir.rglob("*")):
@@ -47,7 +56,7 @@ def resolve(name_or_path: str | Path) -> tuple[str | None, Path]:
     path = Path(name_or_path)
     if path.is_file():
         return None, path
-    shipped = shipped_instances()
+    shipped = _shipped_instances()
     key = str(name_or_path).removesuffix(path.suffix) if path.suffix in DATA_SUFFIXES else str(name_or_path)
     if key in shipped:
         return key, shipped[key]
@@ -64,7 +73,7 @@ def read_data_file(path: Path) -> dict:
     except OSError as error:
         raise DataError(path, "<file>", f"cannot be read ({error.strerror})") from None
     try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        data = json.loads(text) if path.suffix == ".json" else yaml.load(text, Loader=_YAML_LOADER)
     except (json.JSONDecodeError, yaml.YAMLError) as error:
         where = getattr(error, "problem_mark", None)
         line = f" at line {where.line + 1}" if where else f" at line {getattr(error, 'lineno', '?')}"
@@ -115,11 +124,30 @@ def merge_base(data: dict, path: Path, schema: dict) -> dict:
         _, base_path = resolve(relative if relative.is_file() else data["base"])
     except Exception:
         raise DataError(path, "base", f"no shipped instance or file {data['base']!r}") from None
-    base = read_data_file(base_path)
-    validate(base, schema, base_path)
-    base = merge_base(base, base_path, schema)
+    base = _resolved_base(base_path, schema)
     base.pop("known", None)
     return {**base, **{k: v for k, v in data.items() if k != "base"}}
+
+
+_BASES: dict[tuple, dict] = {}
+
+
+def _resolved_base(path: Path, schema: dict) -> dict:
+    """A base file read, validated and resolved (a fresh copy). Kept while the file is
+    unchanged: the booklet challenges of a puzzle share one base."""
+    try:
+        stat = path.stat()
+        key = (path.resolve(), stat.st_mtime_ns, stat.st_size, id(schema))
+    except OSError:
+        key = None
+    if key not in _BASES:
+        base = read_data_file(path)
+        validate(base, schema, path)
+        base = merge_base(base, path, schema)
+        if key is None:
+            return base
+        _BASES[key] = base
+    return copy.deepcopy(_BASES[key])
 
 
 def load(name_or_path: str | Path) -> Instance:

@@ -158,6 +158,7 @@ def transformed(shape: Shape, g: AxisMap) -> Shape:
                       tuple((name, [g.apply_free(c) for c in marked]) for name, marked in shape.marks))
 
 
+@lru_cache(maxsize=256)
 def shape_orientations(shape: Shape, flippable: bool) -> tuple[Shape, ...]:
     dim = len(shape.cells[0])
     return tuple(sorted({transformed(shape, g) for g in axis_maps(dim, rotations_only=not flippable)}))
