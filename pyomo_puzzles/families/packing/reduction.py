@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 
 import numpy as np
 
@@ -124,6 +125,20 @@ def lookahead(rows: list[list[int]], n_columns: int) -> np.ndarray:
     incidence = np.zeros((n_columns, len(rows)), dtype=np.float32)
     incidence[np.fromiter((c for members in rows for c in members), dtype=np.int64, count=sum(lengths)),
               np.repeat(np.arange(len(rows)), lengths)] = 1.0
+    with _blas_controller().limit(limits=1, user_api="blas"):
+        return _drop_until_stable(incidence, alive)
+
+
+@lru_cache(maxsize=1)
+def _blas_controller():
+    """numpy's BLAS would run the products on every core; a run says how many threads it
+    uses (and the pipeline runs several at once), so they run on one."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _drop_until_stable(incidence: np.ndarray, alive: np.ndarray) -> np.ndarray:
     while True:
         columns = np.flatnonzero(alive)
         rows_of = incidence[columns]
