@@ -19,6 +19,8 @@ Instances:
   Pentominoes 3x20, 4x15, 5x12, 6x10: one solve per backend (``--pentomino-repeats``).
 
 The ratio is MIP wall / dlx wall, of the figures shown in the row (medians, or maxes).
+Loading an instance file (`instances.load`: parse, validate, derive the placements) is
+not part of a run's wall time; its median over the challenges is printed below their rows.
 Every run must end with a checked solution; otherwise the row is marked (``*`` = some
 run was not optimal and checked; its time is censored at the time limit). For the challenges, the MIP's covering must also be
 the dlx covering (each challenge has exactly one). Before measuring, one unmeasured
@@ -62,8 +64,11 @@ def run_group(names: list[str], backends: list[str], repeats: int, time_limit: f
     """backend -> per instance: (median wall, median solver, all ok); plus covering mismatches."""
     per: dict = defaultdict(list)
     mismatches = []
+    loads = []
     for name in names:
+        started = time.perf_counter()
         instance = instances.load(name)
+        loads.append(time.perf_counter() - started)
         walls, times, oks, keys = defaultdict(list), defaultdict(list), defaultdict(list), defaultdict(set)
         for _ in range(repeats):
             for backend in backends:
@@ -78,7 +83,7 @@ def run_group(names: list[str], backends: list[str], repeats: int, time_limit: f
                                  all(oks[backend])))
         if len(names) > 1 and len(set().union(*keys.values())) > 1:
             mismatches.append(name)
-    return {"per": per, "mismatches": mismatches}
+    return {"per": per, "mismatches": mismatches, "load": statistics.median(loads)}
 
 
 def main() -> None:
@@ -135,6 +140,9 @@ def main() -> None:
                 ratio = pick(solver, 0) / pick(DLX, 0)
                 line += f" | {pick(solver, 0) * 1000:10.1f}{flag} {pick(solver, 1) * 1000:9.1f} {ratio:7.1f}x"
             print(line, flush=True)
+        if len(names) > 1:
+            print(f"# {label}: loading an instance file (instances.load, not in the walls above) "
+                  f"took a median of {result['load'] * 1000:.1f} ms", flush=True)
         if not all(row[2] for row in per[DLX]):
             notes.append(f"{label}: a dlx run did not end with a checked solution")
         if result["mismatches"]:

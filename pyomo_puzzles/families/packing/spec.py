@@ -301,8 +301,9 @@ def _satisfies(piece: PieceType, cells_marks: dict, req: Requirement) -> bool:
 
 @lru_cache(maxsize=16)
 def _board_placements(pieces: tuple[PieceType, ...], board: frozenset[Cell], size: Cell) -> tuple[tuple, int]:
-    """Every placement inside the board that is in some covering as far as region sizes
-    tell (see `regions`), as (piece, cells, marks), and how many fit on the board in all.
+    """Every placement inside the board that leaves no region the other pieces cannot fill
+    (`reduction.DeadPlacementTest`), as (piece, cells, marks), and how many fit on the
+    board in all.
 
     Cached: the challenges of one puzzle share their board and pieces."""
     dead = DeadPlacementTest(size, board, {p.name: (len(p.shape.cells), p.count) for p in pieces})
@@ -408,5 +409,5 @@ def load(data: dict, path: Path) -> PackingSpec:
         if not spec.variants_of(f.piece, f.cells) or (
                 f.marks is not None and spec.placement_of(f.piece, f.cells, f.marks) is None):
             raise DataError(path, f"{f.source}.cells", f"is not a placement of piece {f.piece} on this board "
-                            "that keeps the pegs and clues")
+                            "that keeps the pegs and clues and leaves room for the other pieces")
     return spec
