@@ -327,18 +327,33 @@ def _board_placements(pieces: tuple[PieceType, ...], board: frozenset[Cell], siz
 def _placements(pieces, board: frozenset[Cell], size: Cell, requirements) -> tuple[list[Placement], int]:
     """The placements of `_board_placements` that break no requirement; also how many
     placements fit on the board before any filtering."""
-    by_cell = {r.cell: [] for r in requirements}
+    by_cell: dict[Cell, list[Requirement]] = {}
     for r in requirements:
-        by_cell[r.cell].append(r)
+        by_cell.setdefault(r.cell, []).append(r)
     candidates, on_board = _board_placements(tuple(pieces), board, size)
-    found = []
-    for piece, cells, marks in candidates:
-        if any(c in by_cell for c in cells):
+    covering = _candidates_covering(tuple(pieces), board, size)
+    breaking = set()
+    for cell, reqs in by_cell.items():
+        for k in covering.get(cell, ()):
+            piece, _, marks = candidates[k]
             mark_sets = {name: set(marked) for name, marked in marks}
-            if not all(_satisfies(piece, mark_sets, r) for c in cells for r in by_cell.get(c, ())):
-                continue
-        found.append(Placement(len(found), piece.name, cells, marks))
+            if not all(_satisfies(piece, mark_sets, r) for r in reqs):
+                breaking.add(k)
+    found = []
+    for k, (piece, cells, marks) in enumerate(candidates):
+        if k not in breaking:
+            found.append(Placement(len(found), piece.name, cells, marks))
     return found, on_board
+
+
+@lru_cache(maxsize=16)
+def _candidates_covering(pieces: tuple[PieceType, ...], board: frozenset[Cell], size: Cell) -> dict:
+    """Cell -> positions in `_board_placements` of the placements that cover it."""
+    covering: dict = {}
+    for k, (_, cells, _) in enumerate(_board_placements(pieces, board, size)[0]):
+        for cell in cells:
+            covering.setdefault(cell, []).append(k)
+    return covering
 
 
 def _piece_map(g: AxisMap, pieces) -> tuple[tuple[str, str], ...] | None:
