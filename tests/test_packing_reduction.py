@@ -123,6 +123,7 @@ def test_lookahead_drops_a_column_that_blocks_a_row():
     # by 0 or 2, which both clash with 4; the covers are {0,3} and {1,2}
     rows = [[0, 1, 4], [0, 2], [2, 3, 4]]
     assert lookahead(rows, 5).tolist() == [True, True, True, True, False]
+    assert lookahead(rows, 5, work_limit=5 ** 2 * 3 - 1).all()  # too much work: skipped
 
 
 def test_lookahead_on_random_matrices_matches_the_rule_and_keeps_every_cover():

@@ -22,7 +22,8 @@ One-step lookahead (`lookahead`, applied by the placement formulation to its row
     here with a few dense matrix products, it also spares Pyomo the columns. Pegs make
     it strong: on the IQ Twist booklet challenges it keeps about 4 placements in 10.
     Rows that ask for more than one placement (piece types with several copies) are left
-    out of the test, which only makes it weaker.
+    out of the test, which only makes it weaker. Skipped on large instances
+    (`LOOKAHEAD_WORK_LIMIT`).
 
 Regions are found by flood fill over the board as a bitboard (one bit per cell of the box,
 holes left out), which grows a region by all its neighbours at once.
@@ -38,9 +39,13 @@ import numpy as np
 
 from pyomo_puzzles.core.symmetry import Cell
 
-LOOKAHEAD_WORK_LIMIT = 5e9
-"""Skip the lookahead when one round would cost more multiply-adds than this (a very
-large instance): the reduction is optional, the model is right without it."""
+LOOKAHEAD_WORK_LIMIT = 1e8
+"""Skip the lookahead when one round's products (columns^2 x rows multiply-adds) would
+exceed this: it then costs more than it can save. The model is right without it. Every
+IQ Twist board (832^2 x 45 = 3e7 on the empty one; a challenge round takes about 1 ms),
+the Soma cube and the 3x3x3 cubes are under it; the 6x10 pentomino board (1,928^2 x 72
+= 2.7e8, 28 ms for 16 placements dropped) and the 6x6x6 L-tromino cube of
+`benchmarks/overhead.py` (28 ms for none) are over it."""
 
 _CHUNK = 2048
 """Placements tested per matrix product: bounds the memory of one round."""
@@ -113,13 +118,14 @@ class DeadPlacementTest:
         return verdict
 
 
-def lookahead(rows: list[list[int]], n_columns: int) -> np.ndarray:
-    """Which of the columns 0..n_columns-1 survive the one-step lookahead (a bool array).
+def lookahead(rows: list[list[int]], n_columns: int, work_limit: float = LOOKAHEAD_WORK_LIMIT) -> np.ndarray:
+    """Which of the columns 0..n_columns-1 survive the one-step lookahead (a bool array;
+    all of them when the work would exceed `work_limit`).
 
     `rows`: the exactly-one rows, each as the list of columns in it.
     """
     alive = np.ones(n_columns, dtype=bool)
-    if not rows or n_columns == 0 or float(n_columns) ** 2 * len(rows) > LOOKAHEAD_WORK_LIMIT:
+    if not rows or n_columns == 0 or float(n_columns) ** 2 * len(rows) > work_limit:
         return alive
     lengths = [len(members) for members in rows]
     incidence = np.zeros((n_columns, len(rows)), dtype=np.float32)
