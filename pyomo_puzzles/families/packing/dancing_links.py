@@ -26,7 +26,8 @@ used. Any other mix of counts raises `UserError`.
 
 Rules, applied by removing options (the covering itself stays "exactly once"):
     requirements (pegs, face clues)   the cell of a requirement is covered exactly once
-        anyway, so only options that meet it may cover it (`model_placement._meets`);
+        anyway, so only options that meet it may cover it: the loader derives no
+        placement that breaks a requirement on its cells (`spec.PackingSpec.placements`);
     pre-placed pieces                 only the placements that match the pre-placed piece
         (its cells, and its marks if given) remain for its piece type, and no other
         option may cover its cells.
@@ -48,7 +49,6 @@ import importlib.metadata
 import math
 import multiprocessing
 import time
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -61,7 +61,7 @@ from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.records import RunRecord
 from pyomo_puzzles.core.run import attach_checked_solution
 from pyomo_puzzles.errors import UserError
-from pyomo_puzzles.families.packing.model_placement import _meets, placement_entry
+from pyomo_puzzles.families.packing.model_placement import placement_entry
 from pyomo_puzzles.families.packing.orbits import solution_key, symmetry_images
 from pyomo_puzzles.families.packing.spec import PackingSpec, Placement
 
@@ -103,19 +103,14 @@ def _piece_items(spec: PackingSpec) -> list[str]:
 
 
 def allowed_options(spec: PackingSpec) -> list[Placement]:
-    """The placements that meet every requirement on their cells and keep pre-placed pieces."""
-    requirements = defaultdict(list)
-    for requirement in spec.requirements:
-        requirements[requirement.cell].append(requirement)
+    """The placements that keep pre-placed pieces (every placement of the spec already
+    meets the requirements on its cells)."""
     fixed = []
     for f in spec.fixed:
         keep = {p.index for p in spec.variants_of(f.piece, f.cells) if f.marks is None or p.marks == f.marks}
         fixed.append((f.piece, spec.piece(f.piece).count == 1, set(f.cells), keep))
-    colour_of = {piece.name: piece.colour for piece in spec.pieces}
     options = []
     for placement in spec.placements:
-        if not all(_meets(colour_of, placement, r) for cell in placement.cells for r in requirements.get(cell, ())):
-            continue
         if any(placement.index not in keep and ((placement.piece == piece and single)
                                                  or not cells.isdisjoint(placement.cells))
                for piece, single, cells, keep in fixed):

@@ -82,14 +82,6 @@ def build_model() -> pyo.AbstractModel:
     return model
 
 
-def _meets(colour_of: dict, placement, requirement) -> bool:
-    """For a placement that covers the requirement's cell: whether it has the right colour
-    and, if a mark is asked for, that mark on the cell."""
-    if requirement.colour is not None and colour_of[placement.piece] != requirement.colour:
-        return False
-    return requirement.mark is None or requirement.cell in dict(placement.marks).get(requirement.mark, ())
-
-
 def model_data(spec: PackingSpec, reduce: bool = True) -> dict:
     """The sets of the model for `spec`; with `reduce`, only the placements that survive
     the one-step lookahead (`reduction.lookahead`) over the exactly-one rows."""
@@ -99,9 +91,9 @@ def model_data(spec: PackingSpec, reduce: bool = True) -> dict:
         of_type[placement.piece].append(placement.index)
         for cell in placement.cells:
             covering[cell].append(placement.index)
-    colour_of = {piece.name: piece.colour for piece in spec.pieces}
-    meeting = {r: [p for p in covering[req.cell] if _meets(colour_of, spec.placements[p], req)]
-               for r, req in enumerate(spec.requirements)}
+    # the loader derives no placement that breaks a requirement on its cells, so P_r is
+    # every placement covering the requirement's cell
+    meeting = {r: list(covering[req.cell]) for r, req in enumerate(spec.requirements)}
     as_given = {f: [p.index for p in spec.variants_of(fixed.piece, fixed.cells)
                     if fixed.marks is None or p.marks == fixed.marks]
                 for f, fixed in enumerate(spec.fixed)}

@@ -103,6 +103,8 @@ class PackingSpec:
     fixed: tuple[Fixed, ...]
     faces: dict
     placements: tuple[Placement, ...]
+    """Every placement on the board that breaks no requirement on its cells and cuts off no
+    region the other pieces cannot fill; `placements[i].index == i`."""
     symmetries: tuple[Symmetry, ...]
     known: dict = field(default_factory=dict)
     unfiltered_placements: int = 0
@@ -300,10 +302,11 @@ def _satisfies(piece: PieceType, cells_marks: dict, req: Requirement) -> bool:
 
 
 @lru_cache(maxsize=16)
-def _board_placements(pieces: tuple[PieceType, ...], board: frozenset[Cell], size: Cell) -> tuple[tuple, int]:
+def _board_placements(pieces: tuple[PieceType, ...], board: frozenset[Cell], size: Cell) -> tuple[tuple, dict, int]:
     """Every placement inside the board that leaves no region the other pieces cannot fill
-    (`reduction.DeadPlacementTest`), as (piece, cells, marks), and how many fit on the
-    board in all.
+    (`reduction.DeadPlacementTest`), as (piece, cells, marks); for each cell, the positions
+    in that tuple of the placements covering it; and how many placements fit on the board
+    in all.
 
     Cached: the challenges of one puzzle share their board and pieces."""
     dead = DeadPlacementTest(size, board, {p.name: (len(p.shape.cells), p.count) for p in pieces})
@@ -321,7 +324,11 @@ def _board_placements(pieces: tuple[PieceType, ...], board: frozenset[Cell], siz
                 if not dead.is_dead(piece.name, cells):
                     marks = tuple((name, tuple(sorted(move(c) for c in marked))) for name, marked in shape.marks)
                     found.append((piece, cells, marks))
-    return tuple(found), on_board
+    covering: dict = {}
+    for k, (_, cells, _) in enumerate(found):
+        for cell in cells:
+            covering.setdefault(cell, []).append(k)
+    return tuple(found), covering, on_board
 
 
 def _placements(pieces, board: frozenset[Cell], size: Cell, requirements) -> tuple[list[Placement], int]:
@@ -330,8 +337,7 @@ def _placements(pieces, board: frozenset[Cell], size: Cell, requirements) -> tup
     by_cell: dict[Cell, list[Requirement]] = {}
     for r in requirements:
         by_cell.setdefault(r.cell, []).append(r)
-    candidates, on_board = _board_placements(tuple(pieces), board, size)
-    covering = _candidates_covering(tuple(pieces), board, size)
+    candidates, covering, on_board = _board_placements(tuple(pieces), board, size)
     breaking = set()
     for cell, reqs in by_cell.items():
         for k in covering.get(cell, ()):
@@ -344,16 +350,6 @@ def _placements(pieces, board: frozenset[Cell], size: Cell, requirements) -> tup
         if k not in breaking:
             found.append(Placement(len(found), piece.name, cells, marks))
     return found, on_board
-
-
-@lru_cache(maxsize=16)
-def _candidates_covering(pieces: tuple[PieceType, ...], board: frozenset[Cell], size: Cell) -> dict:
-    """Cell -> positions in `_board_placements` of the placements that cover it."""
-    covering: dict = {}
-    for k, (_, cells, _) in enumerate(_board_placements(pieces, board, size)[0]):
-        for cell in cells:
-            covering.setdefault(cell, []).append(k)
-    return covering
 
 
 def _piece_map(g: AxisMap, pieces) -> tuple[tuple[str, str], ...] | None:
