@@ -30,16 +30,28 @@ def cmd_list(args: argparse.Namespace) -> int:
     print("Shipped instances:")
     for name in instances.shipped_instances():
         print(f"  {name}")
-    print("Solvers:")
-    for name in solvers.ALL_SOLVERS:
-        ok, detail = solvers.availability(name)
-        print(f"  {name:6s} {'available' if ok else 'MISSING  '}  {detail}")
+    print("Solvers (time limit / threads / seed / gap: the solver's own settings; '-': it has none):")
+    for name in solvers.names():
+        info = solvers.describe(name)
+        kind = "" if info.kind == "mip" else f" [{info.kind}: not a MIP solver]"
+        print(f"  {name:7s} {'available' if info.available else 'MISSING  '}  {info.detail}{kind}")
+        print(f"          {_settings_line(info.options)}")
     for fam in registry.families().values():
         for ref in fam.reference_solvers.values():
             ok, detail = ref.available()
-            print(f"  {ref.name:6s} {'available' if ok else 'MISSING  '}  {detail} "
+            print(f"  {ref.name:7s} {'available' if ok else 'MISSING  '}  {detail} "
                   f"(reference for {fam.name}: {ref.summary})")
+    print("  pyomo:NAME  any other solver Pyomo knows, through a generic adapter that passes no option "
+          "(e.g. pyomo:xpress_direct)")
+    for name, problem in solvers.broken_plugins().items():
+        print(f"  BROKEN solver plugin {name}: {problem}")
     return EXIT_OK
+
+
+def _settings_line(options) -> str:
+    cells = [options.time_limit, options.threads, options.seed, options.gap]
+    line = " / ".join(cell or "-" for cell in cells)
+    return line + (f"; {options.notes}" if options.notes else "")
 
 
 def _summary(record) -> str:
@@ -58,7 +70,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from pyomo_puzzles.core import records, run
 
     instance = _instance(args.instance)
-    record = run.run(instance, args.formulation, args.solver, args.time_limit, args.threads)
+    record = run.run(instance, args.formulation, args.solver, args.time_limit, args.threads,
+                     seed=args.seed, permutation=args.permutation, gap=args.gap,
+                     memory_limit_mb=args.memory_limit)
     print(_summary(record))
     if args.output:
         records.write_json_atomic(args.output, record.to_dict())
@@ -85,7 +99,7 @@ def cmd_count(args: argparse.Namespace) -> int:
         result = enumeration.count_solutions(
             instance, args.formulation, args.solver, up_to_symmetry=args.up_to_symmetry,
             time_limit=args.time_limit, threads=args.threads, limit=args.limit,
-            keep_solutions=bool(args.output), split=args.split,
+            keep_solutions=bool(args.output), split=args.split, seed=args.seed,
             on_found=lambda classes, total: (bar.update(1), bar.set_postfix(total=total)),
         )
     state = "complete" if result.complete else f"INCOMPLETE ({result.message or 'limit reached'})"
@@ -205,13 +219,36 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def _natural(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
 def _solver_options(parser: argparse.ArgumentParser, time_limit: float | None) -> None:
     parser.add_argument("--formulation", "-f", help="formulation (default: the family's default)")
     parser.add_argument("--solver", "-s", default="highs",
-                        help="highs, cbc, glpk, or dlx for packing (default: highs)")
+                        help="highs, cbc, glpk, scip, gurobi, cplex, cpsat, pyomo:NAME, or dlx for packing "
+                             "(default: highs; 'list' shows which are installed)")
     parser.add_argument("--time-limit", "-t", type=_positive_float, default=time_limit,
                         help=f"seconds (default: {time_limit})")
-    parser.add_argument("--threads", type=int, default=1, help="solver threads (default: 1)")
+    parser.add_argument("--threads", type=_positive_int, default=1, help="solver threads (default: 1)")
+    parser.add_argument("--seed", type=_natural, default=None,
+                        help="the solver's random seed (default: the solver's own)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -223,6 +260,14 @@ def parser() -> argparse.ArgumentParser:
     solve = sub.add_parser("solve", help="solve an instance and check the solution")
     solve.add_argument("instance", help="shipped name (e.g. packing/l_tromino_cube) or file path")
     _solver_options(solve, 60.0)
+    solve.add_argument("--permutation", type=_natural, default=0,
+                       help="hand the solver the model with rows and columns in the N-th reproducible "
+                            "random order (default 0: as built)")
+    solve.add_argument("--gap", type=_positive_float, default=None,
+                       help="relative optimality gap at which the solver may stop (default: the solver's)")
+    solve.add_argument("--memory-limit", type=_positive_float, default=None, metavar="MIB",
+                       help="stop the run (status memory_limit) past this resident memory, solver "
+                            "processes included")
     solve.add_argument("--output", "-o", help="write the run record (JSON) here")
     solve.add_argument("--picture", "-p", help="draw the solution to FILE.png, .pdf or .svg")
     solve.set_defaults(func=cmd_solve)
@@ -288,6 +333,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pyomo-puzzles: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing more to say
+        sys.stderr.close()
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

@@ -8,9 +8,13 @@ Snakemake, and here against the registry) names:
                 (``{generator: instant_insanity, seeds: [1, 2], options: {cubes: 8}}``);
   formulations  each is used for the instances of the families that have it (and only where
                 it applies, e.g. the coordinate models only for 2D boards);
-  solvers       highs, cbc, glpk, and reference methods (``dlx`` for packing), each used
-                where it exists; missing ones are reported and skipped;
-  repeats, time_limit (seconds), threads, batch (runs per job).
+  solvers       registered solvers (highs, cbc, glpk, scip, gurobi, cplex, cpsat,
+                pyomo:NAME) and reference methods (``dlx`` for packing), each used where it
+                exists; missing ones are reported and skipped;
+  seeds         the solvers' random seeds (a dimension of the matrix; default: the solvers'
+                own), permutations (0: the model as built; k: its k-th permutation of rows
+                and columns), repeats;
+  time_limit (seconds), threads, gap, memory_limit_mb, batch (runs per job).
 Every name is checked here, so a typo stops the workflow with one line naming the key.
 """
 
@@ -50,9 +54,15 @@ class Run:
     formulation: str
     solver: str
     repeat: int
+    seed: int | None = None
+    permutation: int = 0
 
     def record_path(self, results: str) -> str:
-        return f"{results}/runs/{self.instance}/{self.formulation}/{self.solver}/repeat{self.repeat}.json"
+        """``runs/<instance>/<formulation>/<solver>/[seed<s>-][perm<p>-]repeat<k>.json``."""
+        stem = "".join([f"seed{self.seed}-" if self.seed is not None else "",
+                        f"perm{self.permutation}-" if self.permutation else "", f"repeat{self.repeat}"])
+        solver = self.solver.replace(":", "_")  # pyomo:NAME
+        return f"{results}/runs/{self.instance}/{self.formulation}/{solver}/{stem}.json"
 
 
 @dataclass(frozen=True)
@@ -73,7 +83,8 @@ def generated_path(name: str, results: str) -> str:
     return f"{results}/{GENERATED_DIR}/{name.removeprefix('generated/')}.yaml"
 
 
-DEFAULTS = {"batch": 8, "results": "results", "figures": {}}
+DEFAULTS = {"batch": 8, "results": "results", "figures": {}, "seeds": [None], "permutations": [0],
+            "gap": None, "memory_limit_mb": None}
 FIGURE_DEFAULTS = {"text_width_pt": 418.25, "latex": False, "font_size": 9}
 
 
@@ -128,8 +139,9 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
     except ConfigError as error:
         raise ConfigError("counts." + error.key, error.message) from None
     for i, name in enumerate(section["solvers"]):
-        if name not in solvers.ALL_SOLVERS:
-            raise ConfigError(f"counts.solvers[{i}]", f"{name!r} cannot count (counting needs a MIP solver)")
+        if not solvers.is_known(name):
+            raise ConfigError(f"counts.solvers[{i}]", f"{name!r} cannot count (counting needs a solver of the "
+                              "integer program, not a reference method)")
     if generated:
         raise ConfigError("counts.instances", "counting takes shipped instances (names or globs)")
     chosen = available_solvers({"solvers": section["solvers"]}, report)
@@ -192,15 +204,20 @@ def check_names(config: dict) -> None:
     for i, name in enumerate(config["formulations"]):
         if name not in known_forms:
             raise ConfigError(f"formulations[{i}]", f"no formulation {name!r} (known: {', '.join(sorted(known_forms))})")
-    known_solvers = set(solvers.ALL_SOLVERS) | {s for fam in families for s in fam.reference_solvers}
+    references = {s for fam in families for s in fam.reference_solvers}
     for i, name in enumerate(config["solvers"]):
-        if name not in known_solvers:
-            raise ConfigError(f"solvers[{i}]", f"no solver {name!r} (known: {', '.join(sorted(known_solvers))})")
+        if name in references:
+            continue
+        try:
+            solvers.check_solver_name(name)
+        except UserError:
+            known = ", ".join(sorted(set(solvers.names()) | references))
+            raise ConfigError(f"solvers[{i}]", f"no solver {name!r} (known: {known}, pyomo:NAME)") from None
 
 
 def solver_status(name: str) -> tuple[bool, str]:
     """(installed, version or the reason it is missing) of a MIP solver or reference method."""
-    if name in solvers.ALL_SOLVERS:
+    if solvers.is_known(name):
         return solvers.availability(name)
     ref = next(fam.reference_solvers[name] for fam in registry.families().values()
                if name in fam.reference_solvers)
@@ -245,8 +262,8 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
                 not_applicable[formulation] = not_applicable.get(formulation, 0) + 1
                 continue
             for solver in chosen:
-                if solver in solvers.ALL_SOLVERS:
-                    runs += [Run(name, formulation, solver, r) for r in range(1, config["repeats"] + 1)]
+                if solver not in fam.reference_solvers and solvers.is_known(solver):
+                    runs += _cells(config, name, formulation, solver)
         for solver in chosen:
             if solver in fam.reference_solvers:
                 runs += [Run(name, solver_formulation(solver), solver, r) for r in range(1, config["repeats"] + 1)]
@@ -254,6 +271,13 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
         report(f"[pyomo-puzzles] formulation {formulation} does not apply to {count} of the instances; "
                "no runs there")
     return runs, generated
+
+
+def _cells(config: dict, instance: str, formulation: str, solver: str) -> list[Run]:
+    """Seeds x permutations x repeats of one (instance, formulation, solver)."""
+    return [Run(instance, formulation, solver, repeat, seed, permutation)
+            for seed in config.get("seeds", [None]) for permutation in config.get("permutations", [0])
+            for repeat in range(1, config["repeats"] + 1)]
 
 
 def solver_formulation(reference: str) -> str:
@@ -268,8 +292,8 @@ def batches(runs: list[Run], size: int) -> list[list[Run]]:
 
 # --- environment -------------------------------------------------------------------------
 
-PACKAGES = ("pyomo-puzzles", "pyomo", "highspy", "numpy", "scipy", "pandas", "pyarrow", "matplotlib",
-            "seaborn", "snakemake", "xcover", "ortools")
+PACKAGES = ("pyomo-puzzles", "pyomo", "highspy", "pyscipopt", "gurobipy", "cplex", "numpy", "scipy", "pandas",
+            "pyarrow", "matplotlib", "seaborn", "snakemake", "xcover", "ortools")
 
 
 def _cpu_model() -> str:
@@ -299,6 +323,12 @@ def _git_commit(root: Path) -> str:
         return done.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
+
+
+def host_facts() -> dict:
+    """The machine this process runs on: host name, CPU, cores, memory, operating system."""
+    return {"host": socket.gethostname(), "cpu": _cpu_model(), "cores": os.cpu_count(),
+            "memory_gib": _memory_gib(), "os": platform.platform(), "python": sys.version.split()[0]}
 
 
 def environment(config: dict, root: Path) -> dict:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import re
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +22,20 @@ from pyomo_puzzles.core import instances, records, registry, run
 from pyomo_puzzles.experiment import Run, environment, generated_path, solver_formulation
 
 
-def _same_settings(path: Path, time_limit: float, threads: int) -> bool:
+SETTINGS = ("time_limit", "threads", "gap", "memory_limit_mb")
+"""The experiment's run settings (the Snakemake rule's ``params.settings``)."""
+
+
+def _same_settings(path: Path, item: Run, settings: dict) -> bool:
+    """Whether the record at `path` was made with these settings, seed and permutation."""
     try:
         old = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError):
         return False
-    return old.get("time_limit") == time_limit and old.get("threads") == threads
+    wanted = {"time_limit": settings.get("time_limit"), "threads": settings.get("threads"),
+              "gap_limit": settings.get("gap"), "memory_limit_mb": settings.get("memory_limit_mb"),
+              "seed": item.seed, "permutation": item.permutation}
+    return all(old.get(k, 0 if k == "permutation" else None) == v for k, v in wanted.items())
 
 
 def load_run_instance(name: str, results: str):
@@ -36,31 +46,49 @@ def load_run_instance(name: str, results: str):
     return instances.load(name)
 
 
-def run_one(item: Run, results: str, time_limit: float, threads: int) -> records.RunRecord:
+def run_one(item: Run, results: str, settings: dict) -> records.RunRecord:
     """One run, whatever happens: a formulation or solver problem becomes an error record."""
+    options = {k: settings.get(k) for k in SETTINGS}
     try:
         instance = load_run_instance(item.instance, results)
         formulation = None if item.formulation == solver_formulation(item.solver) else item.formulation
-        record = run.run(instance, formulation, item.solver, time_limit, threads, isolate=True)
+        record = run.run(instance, formulation, item.solver, options["time_limit"], options["threads"],
+                         isolate=True, seed=item.seed, permutation=item.permutation, gap=options["gap"],
+                         memory_limit_mb=options["memory_limit_mb"])
     except Exception as error:  # noqa: BLE001 - a record must be written for every run
         record = records.RunRecord(puzzle=item.instance.split("/")[0], instance=item.instance,
                                    formulation=item.formulation, solver=item.solver, status="error",
-                                   message=str(error).splitlines()[0], time_limit=time_limit, threads=threads)
+                                   message=str(error).splitlines()[0], time_limit=options["time_limit"],
+                                   threads=options["threads"], host=socket.gethostname())
     record.instance = item.instance
+    record.seed, record.permutation = item.seed, item.permutation
+    record.gap_limit, record.memory_limit_mb = options["gap"], options["memory_limit_mb"]
     return record
 
 
+def write_host(results: str) -> Path:
+    """``hosts/<host>.json``: CPU, cores, memory and OS of the machine this process runs on,
+    written once per host (under SLURM the runs of one experiment land on several nodes)."""
+    from pyomo_puzzles.experiment import host_facts
+
+    path = Path(results) / "hosts" / f"{socket.gethostname()}.json"
+    if not path.exists():
+        records.write_json_atomic(path, host_facts())
+    return path
+
+
 def solve_batch(smk: Any) -> None:
-    results, time_limit, threads = smk.params.results, smk.params.time_limit, smk.params.threads
+    results, settings = smk.params.results, dict(smk.params.settings)
     done = []
     with open(smk.log[0], "w") as log, contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+        write_host(results)
         for entry in smk.params.runs:
             item = Run(**entry)
             path = Path(item.record_path(results))
-            if _same_settings(path, time_limit, threads):
+            if _same_settings(path, item, settings):
                 print(f"{path}: kept (finished earlier)")
             else:
-                record = run_one(item, results, time_limit, threads)
+                record = run_one(item, results, settings)
                 records.write_json_atomic(path, record.to_dict())
                 print(f"{path}: {record.status} {record.message}".rstrip(), flush=True)
             done.append(str(path))
@@ -127,9 +155,10 @@ def draw_instance(smk: Any) -> None:
 
 # --- the tidy table of runs --------------------------------------------------------------
 
-COLUMNS = ("puzzle", "instance", "formulation", "solver", "repeat", "solver_version", "status", "checked",
-           "killed", "wall_time", "build_time", "solver_time", "nodes", "objective", "bound", "time_limit",
-           "threads", "message", "started_at", "size", "size_label", "known_solvable", "known_objective")
+COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation", "repeat", "solver_version",
+           "status", "checked", "killed", "wall_time", "build_time", "solver_time", "nodes", "objective", "bound",
+           "gap", "peak_memory_mb", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",
+           "size", "size_label", "known_solvable", "known_objective")
 
 
 def _instance_facts(name: str, results: str) -> dict:
@@ -163,7 +192,8 @@ def runs_table(record_paths: list[str], results: str):
         if name not in facts:
             facts[name] = _instance_facts(name, results)
         row = {k: data.get(k) for k in COLUMNS}
-        row["repeat"] = int(Path(path).stem.removeprefix("repeat"))
+        row["repeat"] = int(re.search(r"repeat(\d+)$", Path(path).stem).group(1))
+        row["permutation"] = row["permutation"] or 0
         row.update(facts[name])
         rows.append(row)
     return pd.DataFrame(rows, columns=list(COLUMNS))

@@ -6,7 +6,8 @@ import pytest
 
 from pyomo_puzzles.core import instances, run
 from pyomo_puzzles.core.linear_form import read_linear_form
-from pyomo_puzzles.core.solvers import SolverSession, _compiled_linear_form
+from pyomo_puzzles.core.linear_form import compiled_linear_form as _compiled_linear_form
+from pyomo_puzzles.core.solvers import SolverSession
 
 
 def hand_model() -> pyo.ConcreteModel:

@@ -11,6 +11,7 @@ import pytest
 
 from conftest import INSTALLED, run_cli
 from pyomo_puzzles.core import instances, records, run, solvers
+from pyomo_puzzles.solvers.cpsat import WORKER
 
 # The 12 pentominoes on 6x10 take HiGHS several seconds: hard enough to hit a 1 s limit.
 PENTOMINOES_6X10 = """\
@@ -112,19 +113,19 @@ def test_cpsat_peer_solves_the_same_model_in_its_own_process(name, formulation, 
 def test_cpsat_worker_is_reused_replaced_when_dead_and_reports_bad_models(tmp_path):
     instance = instances.load("instant_insanity/parker_brothers")
     first = run.run(instance, "rotations", "cpsat", time_limit=60, isolate=False)
-    worker = solvers._CPSAT_WORKER._process
+    worker = WORKER._process
     second = run.run(instance, "rotations", "cpsat", time_limit=60, isolate=False)
     assert first.checked and second.checked
-    assert solvers._CPSAT_WORKER._process is worker  # one worker served both runs
+    assert WORKER._process is worker  # one worker served both runs
     worker.kill()
     worker.wait()
     third = run.run(instance, "rotations", "cpsat", time_limit=60, isolate=False)
-    assert third.checked and solvers._CPSAT_WORKER._process is not worker
+    assert third.checked and WORKER._process is not worker
     broken = tmp_path / "broken.mps"
     broken.write_text("this is not MPS\n")
-    failure = solvers._CPSAT_WORKER.solve({"mps": str(broken), "result": str(tmp_path / "r.json")})
+    failure = WORKER.solve({"mps": str(broken), "result": str(tmp_path / "r.json")})
     assert failure and "cannot read" in failure
-    assert solvers._CPSAT_WORKER._process.poll() is None  # a bad model does not end the worker
+    assert WORKER._process.poll() is None  # a bad model does not end the worker
 
 
 @pytest.mark.parametrize("solver", INSTALLED)

@@ -38,6 +38,7 @@ class CountResult:
     formulation: str
     solver: str
     up_to_symmetry: bool
+    seed: int | None = None
     complete: bool = False
     solutions: int = 0
     classes: int | None = None
@@ -139,14 +140,15 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
                     up_to_symmetry: bool = False, time_limit: float | None = None,
                     threads: int | None = 1, limit: int | None = None,
                     keep_solutions: bool = False, restrict: bool = True, split: int | None = None,
-                    on_found: Callable[[int, int], None] | None = None) -> CountResult:
+                    on_found: Callable[[int, int], None] | None = None,
+                    seed: int | None = None) -> CountResult:
     """Enumerate solutions (or orbits) until none is left, `limit` is reached or time runs out.
 
     `time_limit` bounds the whole enumeration; `on_found(found, solutions)` is called after
     each new solution or orbit (for progress bars). `restrict=False` skips the
     formulation's symmetry restriction (every image is then cut off explicitly). `split`
     is the number of partitions to split the search on (0: none; None: as many as keep
-    the number of parts at most `MAX_PARTS`).
+    the number of parts at most `MAX_PARTS`). `seed` is the solver's random seed.
     """
     form = choose_formulation(instance, formulation)
     if form.solution_vars is None:
@@ -161,8 +163,8 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
     partitions = form.partitions(instance.spec, model) if split != 0 and form.partitions else []
     if split is None:
         split = automatic_split(partitions)
-    session = solvers.SolverSession(solver, model, None, threads, persistent=True)
-    result = CountResult(instance.name, form.name, solver, up_to_symmetry,
+    session = solvers.SolverSession(solver, model, None, threads, persistent=True, seed=seed)
+    result = CountResult(instance.name, form.name, solver, up_to_symmetry, seed=seed,
                          classes=0 if up_to_symmetry else None)
     fixing = _Fixing(partitions)
     result.parts = 0

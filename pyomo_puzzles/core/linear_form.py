@@ -10,7 +10,7 @@ terms are variables or (coefficient, variable) monomials, which can be read dire
 and returns None for anything else (a nonlinear term, a variable-dependent coefficient,
 several objectives), so that the caller
 falls back to Pyomo's compiler. Columns come in the order the rows first use them
-(see `solvers._first_use_column_order` for why); variables used only in the objective
+(see `first_use_column_order` for why); variables used only in the objective
 follow; fixed variables are constants.
 """
 
@@ -135,7 +135,7 @@ def first_use_numbering(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Number the distinct keys in order of first appearance.
 
     Returns (position of each distinct key's first appearance, in that order; the number
-    of every key). Columns are numbered this way: see `solvers._first_use_column_order`.
+    of every key). Columns are numbered this way: see `first_use_column_order`.
     """
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     by_first_use = np.argsort(first, kind="stable")
@@ -195,3 +195,83 @@ def _integer(columns: list) -> np.ndarray:
             flag = integer_domain[id(domain)] = var.is_integer()
         flags.append(flag)
     return np.array(flags, dtype=bool)
+
+
+def first_use_column_order(form):
+    """Columns in the order the rows first use them, as Pyomo's persistent interface adds them.
+
+    The standard-form compiler orders columns by declaration; HiGHS's branch and bound is
+    sensitive to column order, and on exact cover the first-use order is the good one (a
+    6x6x6 L-tromino cube: 31 ms against 490 ms in declaration order, benchmarks/overhead.py).
+    Returns (csc matrix, columns, cost) permuted alike.
+    """
+    matrix = form.A.tocsc()
+    matrix.sort_indices()
+    counts = np.diff(matrix.indptr)
+    first_row = np.where(counts > 0, matrix.indices[np.minimum(matrix.indptr[:-1], max(len(matrix.indices) - 1, 0))],
+                         np.iinfo(np.int64).max) if len(matrix.indices) else np.zeros(len(counts), dtype=np.int64)
+    order = np.lexsort((np.arange(len(counts)), first_row))
+    cost = form.c.toarray()[0] if form.c.shape[0] else np.zeros(len(counts))
+    return matrix[:, order], [form.columns[i] for i in order], cost[order]
+
+
+def compiled_linear_form(model: pyo.ConcreteModel) -> LinearForm:
+    """The model through Pyomo's general standard-form compiler (any linear model), with
+    eliminated variables recorded; slower than `read_linear_form` on flat sums."""
+    from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
+
+    form = LinearStandardFormCompiler().write(model, mixed_form=True)
+    matrix, columns, cost = first_use_column_order(form)
+    rhs = np.asarray(form.rhs, dtype=float)
+    sense = np.array([s for _, s in form.rows])
+    offset = float(form.c_offset[0]) if len(form.c_offset) else 0.0
+    maximise = any(o.sense == pyo.maximize for o in model.component_data_objects(pyo.Objective, active=True))
+    sign = -1.0 if maximise else 1.0  # the compiler turns a maximisation into a minimisation
+    return LinearForm(
+        columns=columns, start=matrix.indptr, index=matrix.indices, value=matrix.data,
+        cost=sign * cost, offset=sign * offset, maximise=maximise,
+        row_lower=np.where(sense == 1, -np.inf, rhs), row_upper=np.where(sense == -1, np.inf, rhs),
+        col_lower=np.array([-np.inf if v.lb is None else v.lb for v in columns], dtype=float),
+        col_upper=np.array([np.inf if v.ub is None else v.ub for v in columns], dtype=float),
+        integer=np.array([v.is_integer() for v in columns], dtype=bool),
+        eliminated=list(form.eliminated_vars),
+    )
+
+
+def linear_form(model: pyo.ConcreteModel) -> LinearForm:
+    """Any linear model as a `LinearForm`: read directly where it can be, compiled otherwise."""
+    return read_linear_form(model) or compiled_linear_form(model)
+
+
+def load_values(form: LinearForm, values) -> None:
+    """Put a solver's column values (in the form's column order) into the model's variables,
+    and the values of the variables the compiler eliminated."""
+    for var, value in zip(form.columns, values):
+        var.set_value(value, skip_validation=True)
+    for var, expr in form.eliminated:
+        var.set_value(pyo.value(expr), skip_validation=True)
+
+
+def permuted(form: LinearForm, number: int) -> tuple[LinearForm, np.ndarray, np.ndarray]:
+    """The same problem with rows and columns in a reproducible random order.
+
+    Permutation `number` (>= 1) seeds numpy's PCG64 generator, which draws the row order and
+    then the column order (MIPLIB's PERMUTE: the same model, a different order). Returns
+    (permuted form, row order, column order): row i of the new form is row ``rows[i]`` of
+    the old one, column j is column ``columns[j]``.
+    """
+    import scipy.sparse as sp
+
+    generator = np.random.default_rng(number)
+    n_rows, n_cols = len(form.row_lower), len(form.columns)
+    rows, cols = generator.permutation(n_rows), generator.permutation(n_cols)
+    matrix = sp.csc_matrix((form.value, form.index, form.start), shape=(n_rows, n_cols))[rows][:, cols].tocsc()
+    matrix.sort_indices()
+    return LinearForm(
+        columns=[form.columns[j] for j in cols], start=matrix.indptr.astype(np.int64),
+        index=matrix.indices.astype(np.int64), value=matrix.data,
+        cost=form.cost[cols], offset=form.offset, maximise=form.maximise,
+        row_lower=form.row_lower[rows], row_upper=form.row_upper[rows],
+        col_lower=form.col_lower[cols], col_upper=form.col_upper[cols], integer=form.integer[cols],
+        eliminated=form.eliminated,
+    ), rows, cols

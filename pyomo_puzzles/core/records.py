@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-STATUSES = ("optimal", "feasible", "infeasible", "time_limit", "error")
+STATUSES = ("optimal", "feasible", "infeasible", "time_limit", "licence_limit", "memory_limit", "error")
 
 
 @dataclass
@@ -31,12 +31,19 @@ class RunRecord:
     nodes: int | None = None
     checked: bool | None = None
     solution: dict | None = None
+    gap: float | None = None
     time_limit: float | None = None
     threads: int | None = None
+    gap_limit: float | None = None
+    seed: int | None = None
+    permutation: int = 0
+    memory_limit_mb: float | None = None
+    peak_memory_mb: float | None = None
     message: str = ""
     check_errors: list[str] = field(default_factory=list)
     killed: bool = False
     framework_version: str = ""
+    host: str = ""
     started_at: str = ""
 
     def to_dict(self) -> dict[str, Any]:
@@ -58,14 +65,17 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "puzzle": {"type": "string", "description": "puzzle family, e.g. packing"},
         "instance": {"type": "string", "description": "instance name, e.g. packing/l_tromino_cube"},
         "formulation": {"type": "string"},
-        "solver": {"type": "string", "description": "highs, cbc, glpk, or a family's reference solver (dlx)"},
+        "solver": {"type": "string", "description": "a registered solver (highs, cbc, glpk, scip, gurobi, cplex, "
+                   "cpsat, pyomo:NAME) or a family's reference solver (dlx)"},
         "solver_version": {"type": ["string", "null"]},
         "status": {
             "enum": list(STATUSES),
             "description": "optimal: proven optimal (or, for a pure feasibility model, a solution "
             "found); feasible: a solution without proof; infeasible: proven to have none; "
-            "time_limit: stopped by the time limit (a solution may be attached); error: "
-            "the solver failed or its solution failed the check",
+            "time_limit: stopped by the time limit (a solution may be attached); "
+            "licence_limit: the solver's licence does not cover a model this size (its message in "
+            "'message'); memory_limit: stopped by the run's memory limit; error: the solver failed "
+            "or its solution failed the check",
         },
         "objective": {"type": ["number", "null"]},
         "bound": {"type": ["number", "null"], "description": "best proven objective bound"},
@@ -79,12 +89,25 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
             "null: there was no solution to check",
         },
         "solution": {"type": ["object", "null"], "description": "decoded solution in the puzzle's terms"},
+        "gap": {"type": ["number", "null"], "minimum": 0,
+                "description": "relative gap |objective - bound| / |objective| at the end (0: proven optimal)"},
         "time_limit": {"type": ["number", "null"]},
         "threads": {"type": ["integer", "null"]},
+        "gap_limit": {"type": ["number", "null"],
+                      "description": "relative gap at which the solver was allowed to stop (null: its default)"},
+        "seed": {"type": ["integer", "null"], "description": "the solver's random seed (null: its default)"},
+        "permutation": {"type": "integer", "minimum": 0,
+                        "description": "0: rows and columns as built; k: the k-th reproducible permutation"},
+        "memory_limit_mb": {"type": ["number", "null"], "description": "the run's memory limit (MiB), if any"},
+        "peak_memory_mb": {"type": ["number", "null"],
+                           "description": "peak resident memory of the run's process plus its solver processes "
+                           "(MiB); null for runs that were not isolated"},
         "message": {"type": "string", "description": "why a run failed or was killed"},
         "check_errors": {"type": "array", "items": {"type": "string"}},
-        "killed": {"type": "boolean", "description": "killed by the hard deadline (time limit + grace)"},
+        "killed": {"type": "boolean",
+                   "description": "killed by the framework: hard deadline (time limit + grace) or memory limit"},
         "framework_version": {"type": "string"},
+        "host": {"type": "string", "description": "the machine the run ran on (host name)"},
         "started_at": {"type": "string", "description": "UTC, ISO 8601"},
     },
 }

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import resource
 import signal
+import socket
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
 
@@ -20,6 +23,27 @@ from pyomo_puzzles.errors import UserError
 GRACE_SECONDS = 10.0
 """How long a run may overrun its time limit before its process group is killed (the
 solver's own limit is soft, and Pyomo's build and hand-over are not covered by it)."""
+
+MEMORY_POLL_SECONDS = 0.1
+"""How often an isolated run's resident memory is measured (for its peak and its limit)."""
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How one run is made: limits, and the knobs of performance variability.
+
+    seed: the solver's random seed (None: the solver's default); permutation: 0 for the
+    model as built, k >= 1 for the k-th reproducible permutation of its rows and columns;
+    gap: relative optimality gap at which the solver may stop (None: its default);
+    memory_limit_mb: resident memory of the run (solver processes included) past which it
+    is stopped with status ``memory_limit``; only for isolated runs."""
+
+    time_limit: float | None = 60.0
+    threads: int | None = 1
+    seed: int | None = None
+    permutation: int = 0
+    gap: float | None = None
+    memory_limit_mb: float | None = None
 
 
 def choose_formulation(instance: Instance, name: str | None) -> registry.Formulation:
@@ -48,13 +72,21 @@ def build_model(instance: Instance, form: registry.Formulation) -> pyo.ConcreteM
     return instantiate(form, instance.spec)
 
 
-def _new_record(instance: Instance, form: registry.Formulation, solver: str,
-                time_limit: float | None, threads: int | None) -> RunRecord:
+def new_record(instance: Instance, formulation: str, solver: str, options: RunOptions) -> RunRecord:
+    """A record of a run about to start (status ``error`` until it says otherwise)."""
     return RunRecord(
-        puzzle=instance.puzzle, instance=instance.name, formulation=form.name, solver=solver,
-        time_limit=time_limit, threads=threads, framework_version=__version__,
+        puzzle=instance.puzzle, instance=instance.name, formulation=formulation, solver=solver,
+        time_limit=options.time_limit, threads=options.threads, gap_limit=options.gap, seed=options.seed,
+        permutation=options.permutation, memory_limit_mb=options.memory_limit_mb,
+        framework_version=__version__, host=socket.gethostname(),
         started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
     )
+
+
+def _session(solver: str, model: pyo.ConcreteModel, options: RunOptions,
+             time_limit: float | None) -> solvers.SolverSession:
+    return solvers.SolverSession(solver, model, time_limit, options.threads, seed=options.seed,
+                                 gap=options.gap, permutation=options.permutation)
 
 
 def check_solution(instance: Instance, solution: dict) -> list[str]:
@@ -77,34 +109,37 @@ def attach_checked_solution(record: RunRecord, instance: Instance, solution: dic
 
 
 def _run_in_process(instance: Instance, form: registry.Formulation, solver: str,
-                    time_limit: float | None, threads: int | None) -> RunRecord:
-    record = _new_record(instance, form, solver, time_limit, threads)
+                    options: RunOptions) -> RunRecord:
+    record = new_record(instance, form.name, solver, options)
     started = time.perf_counter()
     try:
         record.solver_version = solvers.require(solver)
         if form.stages is not None:
-            _solve_in_stages(record, instance, form, solver, time_limit, threads, started)
-            record.wall_time = time.perf_counter() - started
-            return record
-        model = build_model(instance, form)
-        record.build_time = time.perf_counter() - started
-        outcome = solvers.SolverSession(solver, model, time_limit, threads).solve()
-        record.status, record.message = outcome.status, outcome.message
-        record.objective, record.bound = outcome.objective, outcome.bound
-        record.solver_time, record.nodes = outcome.solver_time, outcome.nodes
-        if outcome.has_solution:
-            attach_checked_solution(record, instance, form.decode(instance.spec, model))
+            _solve_in_stages(record, instance, form, solver, options, started)
+        else:
+            model = build_model(instance, form)
+            record.build_time = time.perf_counter() - started
+            outcome = _session(solver, model, options, options.time_limit).solve()
+            record.status, record.message = outcome.status, outcome.message
+            record.objective, record.bound = outcome.objective, outcome.bound
+            record.solver_time, record.nodes = outcome.solver_time, outcome.nodes
+            if outcome.has_solution:
+                attach_checked_solution(record, instance, form.decode(instance.spec, model))
     except UserError:
         raise
+    except MemoryError:
+        record.status = "memory_limit" if options.memory_limit_mb else "error"
+        record.message = "MemoryError: the run ran out of memory"
     except Exception as error:
         record.status = "error"
         record.message = f"{type(error).__name__}: {error}".splitlines()[0]
     record.wall_time = time.perf_counter() - started
+    record.gap = solvers.relative_gap(record.objective, record.bound)
     return record
 
 
 def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formulation, solver: str,
-                     time_limit: float | None, threads: int | None, started: float) -> None:
+                     options: RunOptions, started: float) -> None:
     """Solve the formulation's stages' parts in turn until one has a solution (see
     `registry.Stage`); the time limit covers all of them."""
     solver_time, build_time, nodes, models, settled, objectives = 0.0, 0.0, 0, 0, 0, []
@@ -115,6 +150,7 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
         record.bound = stage.objective  # every earlier stage was proved to have no solution
         found = stage.solution
         for part in stage.parts if found is None else ():
+            time_limit = options.time_limit
             remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
             if remaining is not None and remaining <= 0:
                 record.status, record.message = "time_limit", "time limit reached between models"
@@ -122,7 +158,7 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
             built = time.perf_counter()
             model = instantiate(form, part)
             build_time += time.perf_counter() - built
-            outcome = solvers.SolverSession(solver, model, remaining, threads).solve()
+            outcome = _session(solver, model, options, remaining).solve()
             models += 1
             solver_time += outcome.solver_time or 0.0
             nodes += outcome.nodes or 0
@@ -130,7 +166,7 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
                 found = form.decode(part, model)
                 break
             if outcome.status != "infeasible":
-                record.status = outcome.status if outcome.status in ("time_limit", "error") else "error"
+                record.status = outcome.status if outcome.status in ("time_limit", "licence_limit", "error") else "error"
                 record.message = outcome.message or f"a part ended {outcome.status}"
                 break
         if found is not None:
@@ -148,45 +184,127 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
         attach_checked_solution(record, instance, found)
 
 
-def _child(conn, instance, form, solver, time_limit, threads) -> None:
+def _own_peak_memory_mb() -> float:
+    """This process's peak resident memory plus the largest peak of the processes it started
+    and waited for (solver executables), plus the peak of any helper process of its group
+    still running (the CP-SAT worker)."""
+    self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    helpers_kb = sum(_peak_kb(pid) for pid in _group_members(os.getpgrp()) if pid != os.getpid())
+    return (self_kb + children_kb + helpers_kb) / 1024
+
+
+def _group_members(group: int) -> list[int]:
+    """The live processes of a process group (a scan of /proc; empty where there is none)."""
+    members = []
+    try:
+        entries = os.scandir("/proc")
+    except OSError:
+        return members
+    for entry in entries:
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if int(fields[2]) == group:
+            members.append(int(entry.name))
+    return members
+
+
+def _status_kb(pid: int, key: bytes) -> int:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(key):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _peak_kb(pid: int) -> int:
+    return _status_kb(pid, b"VmHWM:")
+
+
+def _group_rss_mb(group: int) -> float:
+    """Resident memory of a process group now, in MiB."""
+    return sum(_status_kb(pid, b"VmRSS:") for pid in _group_members(group)) / 1024
+
+
+def _child(conn, instance, form, solver, options: RunOptions) -> None:
     os.setpgrp()  # so that a kill reaches the solver executables this run starts
     try:
-        conn.send(_run_in_process(instance, form, solver, time_limit, threads).to_dict())
+        record = _run_in_process(instance, form, solver, options)
+        record.peak_memory_mb = round(_own_peak_memory_mb(), 1)
+        conn.send(record.to_dict())
     except BaseException as error:  # report, never leave the parent without a record
         conn.send({"__error__": f"{type(error).__name__}: {error}"})
     finally:
         conn.close()
 
 
+def _watch(receiver, child, options: RunOptions) -> tuple[bool, str | None, float]:
+    """Wait for the child's record, measuring its group's memory; kill it past the hard
+    deadline or the memory limit. Returns (record ready, why it was killed, peak MiB)."""
+    started = time.perf_counter()
+    deadline = None if options.time_limit is None else options.time_limit + GRACE_SECONDS
+    peak = 0.0
+    while True:
+        left = None if deadline is None else deadline - (time.perf_counter() - started)
+        wait = MEMORY_POLL_SECONDS if left is None else max(0.0, min(MEMORY_POLL_SECONDS, left))
+        if receiver.poll(wait):
+            return True, None, peak
+        resident = _group_rss_mb(child.pid)
+        peak = max(peak, resident)
+        reason = None
+        if options.memory_limit_mb is not None and resident > options.memory_limit_mb:
+            reason = "memory_limit"
+        elif left is not None and left <= 0:
+            reason = "time_limit"
+        if reason is not None:
+            try:
+                os.killpg(child.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            return False, reason, peak
+
+
 def _run_isolated(instance: Instance, form: registry.Formulation, solver: str,
-                  time_limit: float | None, threads: int | None) -> RunRecord:
-    """Run in a forked child; kill its whole process group past the hard deadline."""
+                  options: RunOptions) -> RunRecord:
+    """Run in a forked child; kill its whole process group past the hard deadline or the
+    memory limit."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(sender, instance, form, solver, time_limit, threads))
+    child = context.Process(target=_child, args=(sender, instance, form, solver, options))
     started = time.perf_counter()
     child.start()
     sender.close()
-    deadline = None if time_limit is None else time_limit + GRACE_SECONDS
-    ready = receiver.poll(deadline)
+    ready, killed_for, peak = _watch(receiver, child, options)
     try:
         payload = receiver.recv() if ready else None
     except EOFError:  # the child died without a word
         payload = None
-    if not ready:
-        try:
-            os.killpg(child.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     child.join()
     if payload is not None and "__error__" not in payload:
-        return RunRecord.from_dict(payload)
-    record = _new_record(instance, form, solver, time_limit, threads)
+        record = RunRecord.from_dict(payload)
+        record.peak_memory_mb = round(max(record.peak_memory_mb or 0.0, peak), 1)
+        return record
+    record = new_record(instance, form.name, solver, options)
     record.wall_time = time.perf_counter() - started
     record.solver_version = solvers.availability(solver)[1]
-    if not ready:
+    record.peak_memory_mb = round(peak, 1) if peak else None
+    if killed_for == "time_limit":
         record.status, record.killed = "time_limit", True
-        record.message = f"run killed after {deadline:g} s (time limit {time_limit:g} s + grace)"
+        record.message = (f"run killed after {options.time_limit + GRACE_SECONDS:g} s "
+                          f"(time limit {options.time_limit:g} s + grace)")
+    elif killed_for == "memory_limit":
+        record.status, record.killed = "memory_limit", True
+        record.message = (f"run killed at {peak:.0f} MiB resident memory "
+                          f"(memory limit {options.memory_limit_mb:g} MiB)")
     elif payload is not None:
         record.message = payload["__error__"].splitlines()[0]
     else:
@@ -196,26 +314,31 @@ def _run_isolated(instance: Instance, form: registry.Formulation, solver: str,
 
 def run(instance: Instance, formulation: str | None = None, solver: str = "highs",
         time_limit: float | None = 60.0, threads: int | None = 1,
-        isolate: bool = True) -> RunRecord:
+        isolate: bool = True, *, seed: int | None = None, permutation: int = 0,
+        gap: float | None = None, memory_limit_mb: float | None = None) -> RunRecord:
     """Build, solve, decode and check one instance; always returns a record.
 
     With ``isolate`` the run happens in a forked process that is killed if it overruns
-    ``time_limit`` by more than the grace period; the record then says ``time_limit``.
-    Errors the user can fix (unknown solver, solver missing, formulation that does not
-    apply) raise `UserError` instead. A family's reference solver (e.g. ``dlx`` for
-    packing) is run instead of the integer program when named as `solver`.
+    ``time_limit`` by more than the grace period (the record then says ``time_limit``) or
+    its resident memory exceeds ``memory_limit_mb`` (``memory_limit``); its peak memory is
+    recorded. See `RunOptions` for the other settings. Errors the user can fix (unknown
+    solver, solver missing, formulation that does not apply) raise `UserError` instead. A
+    family's reference solver (e.g. ``dlx`` for packing) is run instead of the integer
+    program when named as `solver`.
     """
+    options = RunOptions(time_limit, threads, seed, permutation, gap, memory_limit_mb)
+    if memory_limit_mb is not None and not isolate:
+        raise UserError("a memory limit needs an isolated run")
     reference = instance.family.reference_solvers.get(solver)
     if reference is not None:
         ok, detail = reference.available()
         if not ok:
             raise UserError(f"solver '{solver}' is not available: {detail}")
-        return reference.run(instance, time_limit)
-    if solver not in solvers.ALL_SOLVERS:
-        known = ", ".join(solvers.ALL_SOLVERS + tuple(instance.family.reference_solvers))
-        raise UserError(f"unknown solver '{solver}' (choose from {known})")
+        record = reference.run(instance, time_limit)
+        record.host = socket.gethostname()
+        return record
     solvers.require(solver)
     form = choose_formulation(instance, formulation)
     if isolate:
-        return _run_isolated(instance, form, solver, time_limit, threads)
-    return _run_in_process(instance, form, solver, time_limit, threads)
+        return _run_isolated(instance, form, solver, options)
+    return _run_in_process(instance, form, solver, options)

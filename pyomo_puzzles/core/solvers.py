@@ -1,51 +1,69 @@
-"""HiGHS, CBC and GLPK behind one call, with time limits, threads and uniform outcomes.
+"""The solver contract: what a solver adapter declares and returns, and the registry of adapters.
 
-HiGHS runs in-process. A one-off solve reads the Pyomo model into one sparse matrix
-(`core.linear_form` for flat linear sums, Pyomo's standard-form compiler otherwise) and
-hands it to highspy in one call (several times faster than the persistent interface's
-constraint-by-constraint hand-over); a persistent session
-(used for enumeration) goes through Pyomo's new solver interface, which sends only what
-changed (the new cuts) between solves. CBC and GLPK run as executables through Pyomo's
-shell interfaces. Traps handled here (see the README's solver notes):
-- CBC counts `sec` in CPU time over all threads unless `timeMode=elapsed`.
-- GLPK stops at its time limit with termination `feasible` and infinite bounds.
-- The solvers' own limits are soft; the hard kill past a grace period is done by
-  `pyomo_puzzles.core.run`, which runs each solve in a process group it can kill.
+`core` names no solver. Each solver is one adapter module (the shipped ones are in
+`pyomo_puzzles.solvers`; a plugin registers more through the entry-point group
+``pyomo_puzzles.solvers``) that subclasses `Adapter` and registers itself with `register`.
+The contract, written down once:
+
+* ``availability()`` -> ``(True, "<Solver> <version>")`` or ``(False, "<why it is missing>")``;
+  called once per process (cached), so it may import the solver's package.
+* ``session(model, settings, persistent)`` -> an object with ``solve() -> SolveOutcome``
+  and a ``settings`` attribute (a `SolverSettings`; enumeration lowers its time limit
+  between solves). ``persistent=True`` asks for a session that is solved repeatedly while
+  constraints are added and variable bounds change between solves (no-good cuts); an
+  adapter without an incremental interface re-reads the model at each solve.
+* Settings reach the solver as the adapter's `Adapter.options` says (time limit, threads,
+  random seed, relative gap); where a solver has no such setting the table says so.
+* `SolveOutcome.status` is one of `STATUSES`: ``optimal`` (proven; for a feasibility model
+  a solution found), ``feasible`` (a solution without proof), ``infeasible`` (proven none),
+  ``time_limit`` (stopped by the limit), ``licence_limit`` (the solver's licence does not
+  cover a model this size; the solver's message in ``message``), ``error`` (anything else).
+  A solution is loaded into the model's variables iff ``has_solution``; the framework then
+  decodes it and has the family's checker check it.
+* ``objective`` and ``bound`` are None where the solver gives none; ``nodes`` is None
+  where it does not count them; ``solver_time`` is the solver's own clock where it has one.
+
+`SolverSession` is what the rest of the framework uses: it looks the adapter up, applies a
+permutation of rows and columns (`core.linear_form.permuted`) when one is asked for, and
+hands the model to the adapter's session.
 """
 
 from __future__ import annotations
 
-import atexit
-import json
-import logging
+import importlib
 import math
 import os
-import shutil
+import pkgutil
 import sys
-import time
-from dataclasses import dataclass
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Callable, ClassVar, Protocol
 
-import numpy as np
-import pyomo.environ as pyo
-from pyomo.opt import SolutionStatus as LegacySS
-from pyomo.opt import TerminationCondition as LegacyTC
-
-from pyomo_puzzles.core.linear_form import LinearForm, read_linear_form
 from pyomo_puzzles.errors import SolverUnavailable, UserError
 
-SOLVERS = ("highs", "cbc", "glpk")
-PEER_SOLVERS = ("cpsat",)
-"""Solvers of other kinds that take the same integer program: OR-Tools CP-SAT (via MPS, in
-a process of its own). They run every formulation, as the MIP solvers do."""
-ALL_SOLVERS = SOLVERS + PEER_SOLVERS
-EXECUTABLES = {"cbc": "cbc", "glpk": "glpsol"}
+STATUSES = ("optimal", "feasible", "infeasible", "time_limit", "licence_limit", "error")
+"""What a solver can say; a run adds ``memory_limit`` (the framework's own limit)."""
+
+ENTRY_POINT_GROUP = "pyomo_puzzles.solvers"
 
 # Solvers installed into the virtual environment (pip fallbacks) live beside python.
 _VENV_BIN = str(Path(sys.executable).parent)
 if _VENV_BIN not in os.environ.get("PATH", "").split(os.pathsep):
     os.environ["PATH"] = _VENV_BIN + os.pathsep + os.environ.get("PATH", "")
+
+
+@dataclass(frozen=True)
+class SolverSettings:
+    """What the framework asks of a solver: limits and the knobs of performance variability."""
+
+    time_limit: float | None = None
+    threads: int | None = None
+    seed: int | None = None
+    """The solver's random seed; None leaves the solver's default."""
+    gap: float | None = None
+    """Relative optimality gap at which the solver may stop; None leaves its default."""
 
 
 @dataclass
@@ -61,53 +79,140 @@ class SolveOutcome:
     message: str = ""
 
 
+class Session(Protocol):
+    settings: SolverSettings
+
+    def solve(self) -> SolveOutcome: ...
+
+
+@dataclass(frozen=True)
+class Options:
+    """How each setting reaches the solver: the solver's own option (None: it has none)."""
+
+    time_limit: str | None
+    threads: str | None
+    seed: str | None
+    gap: str | None
+    notes: str = ""
+
+
+class Adapter(ABC):
+    """One solver behind the contract in this module's docstring."""
+
+    name: ClassVar[str]
+    """The name users give (``--solver NAME``)."""
+    summary: ClassVar[str]
+    options: ClassVar[Options]
+    kind: ClassVar[str] = "mip"
+    """``mip``, or ``peer`` for a solver of another kind that takes the same model (CP-SAT)."""
+    rank: ClassVar[int] = 100
+    """Listing order (smaller first)."""
+
+    @abstractmethod
+    def availability(self) -> tuple[bool, str]:
+        """(True, version string) or (False, the reason the solver cannot be used)."""
+
+    @abstractmethod
+    def session(self, model, settings: SolverSettings, persistent: bool = False) -> Session:
+        """A session that solves `model` (see the module docstring)."""
+
+
+_ADAPTERS: dict[str, Adapter] = {}
+_PREFIXES: dict[str, Callable[[str], Adapter]] = {}
+_BROKEN: dict[str, str] = {}
+
+
+def register(adapter_class: type[Adapter]) -> type[Adapter]:
+    """Class decorator: register one instance of the adapter under its name."""
+    _ADAPTERS[adapter_class.name] = adapter_class()
+    return adapter_class
+
+
+def register_prefix(prefix: str, factory: Callable[[str], Adapter]) -> None:
+    """Solvers named ``PREFIX:NAME`` are made on demand by ``factory(NAME)`` (the generic
+    adapter for any Pyomo solver registers ``pyomo``)."""
+    _PREFIXES[prefix] = factory
+
+
+@lru_cache(maxsize=None)
+def _discover() -> None:
+    """Import every shipped adapter module, then the plugins' (a broken plugin is noted in
+    `broken_plugins` and does not stop the others)."""
+    import pyomo_puzzles.solvers as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        if not module.name.startswith("_"):
+            importlib.import_module(f"{package.__name__}.{module.name}")
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            point.load()
+        except Exception as error:  # noqa: BLE001 - one broken plugin must not stop the rest
+            _BROKEN[point.name] = f"{point.value}: {type(error).__name__}: {error}".splitlines()[0]
+
+
+def broken_plugins() -> dict[str, str]:
+    """Solver plugins that failed to load: entry-point name -> what went wrong."""
+    _discover()
+    return dict(_BROKEN)
+
+
+def names() -> tuple[str, ...]:
+    """The registered solvers, MIP solvers first, in listing order."""
+    _discover()
+    ordered = sorted(_ADAPTERS.values(), key=lambda a: (a.kind != "mip", a.rank, a.name))
+    return tuple(a.name for a in ordered)
+
+
+def is_known(name: str) -> bool:
+    _discover()
+    return name in _ADAPTERS or (":" in name and name.split(":", 1)[0] in _PREFIXES)
+
+
+@lru_cache(maxsize=None)
+def adapter(name: str) -> Adapter:
+    """The adapter of solver `name` (``PREFIX:NAME`` for a prefix's solvers)."""
+    _discover()
+    if name in _ADAPTERS:
+        return _ADAPTERS[name]
+    prefix, _, rest = name.partition(":")
+    if rest and prefix in _PREFIXES:
+        return _PREFIXES[prefix](rest)
+    hint = "".join(f", {p}:NAME" for p in sorted(_PREFIXES))
+    raise UserError(f"unknown solver '{name}' (choose from {', '.join(names())}{hint})")
+
+
 def check_solver_name(name: str) -> str:
-    if name not in ALL_SOLVERS:
-        raise UserError(f"unknown solver '{name}' (choose from {', '.join(ALL_SOLVERS)})")
+    adapter(name)
     return name
 
 
 @lru_cache(maxsize=None)
 def availability(name: str) -> tuple[bool, str]:
     """(available, version string or the reason it is not available)."""
-    check_solver_name(name)
-    if name == "highs":
-        try:
-            import highspy
-
-            return True, "HiGHS " + highspy.Highs().version()
-        except ImportError as error:  # pragma: no cover - highspy is a dependency
-            return False, f"highspy cannot be imported ({error})"
-    if name == "cpsat":
-        import importlib.util
-        from importlib.metadata import version
-
-        if importlib.util.find_spec("ortools") is None:
-            return False, "Python package 'ortools' not installed"
-        return True, f"OR-Tools CP-SAT {version('ortools')}"
-    executable = EXECUTABLES[name]
-    if shutil.which(executable) is None:
-        return False, f"executable '{executable}' not found on PATH (run 'bash bootstrap.sh setup')"
-    version = pyo.SolverFactory(name).version()
-    label = {"cbc": "CBC", "glpk": "GLPK"}[name]
-    return True, f"{label} " + ".".join(str(v) for v in (version or ())[:3])
+    try:
+        return adapter(name).availability()
+    except UserError:
+        raise
+    except Exception as error:  # noqa: BLE001 - a broken installation is "missing", with why
+        return False, f"{type(error).__name__}: {error}".splitlines()[0]
 
 
 def require(name: str) -> str:
     """The solver's version string; raises SolverUnavailable with the reason if missing."""
-    ok, detail = availability(check_solver_name(name))
+    ok, detail = availability(name)
     if not ok:
         raise SolverUnavailable(f"solver '{name}' is not available: {detail}")
     return detail
 
 
-USABLE_SOLUTIONS = (LegacySS.optimal, LegacySS.feasible, LegacySS.bestSoFar,
-                    LegacySS.globallyOptimal, LegacySS.locallyOptimal)
 NO_VALUE = 1e30
 """Solvers print 1e50 or inf for 'no value'; anything this large is treated as none."""
 
 
-def _finite(value) -> float | None:
+def finite(value) -> float | None:
+    """A float, or None for missing, infinite and 'no value' numbers."""
     try:
         value = float(value)
     except (TypeError, ValueError):
@@ -115,330 +220,117 @@ def _finite(value) -> float | None:
     return value if math.isfinite(value) and abs(value) < NO_VALUE else None
 
 
-def _first_use_column_order(form):
-    """Columns in the order the rows first use them, as Pyomo's persistent interface adds them.
-
-    The standard-form compiler orders columns by declaration; HiGHS's branch and bound is
-    sensitive to column order, and on exact cover the first-use order is the good one (a
-    6x6x6 L-tromino cube: 31 ms against 490 ms in declaration order, benchmarks/overhead.py).
-    Returns (csc matrix, columns, cost) permuted alike.
-    """
-
-    matrix = form.A.tocsc()
-    matrix.sort_indices()
-    counts = np.diff(matrix.indptr)
-    first_row = np.where(counts > 0, matrix.indices[np.minimum(matrix.indptr[:-1], max(len(matrix.indices) - 1, 0))],
-                         np.iinfo(np.int64).max) if len(matrix.indices) else np.zeros(len(counts), dtype=np.int64)
-    order = np.lexsort((np.arange(len(counts)), first_row))
-    cost = form.c.toarray()[0] if form.c.shape[0] else np.zeros(len(counts))
-    return matrix[:, order], [form.columns[i] for i in order], cost[order]
+def relative_gap(objective: float | None, bound: float | None) -> float | None:
+    """|objective - bound| / max(|objective|, 1e-10), 0 when they agree (None without both)."""
+    if objective is None or bound is None:
+        return None
+    difference = abs(objective - bound)
+    return 0.0 if difference <= 1e-9 else difference / max(abs(objective), 1e-10)
 
 
-def _compiled_linear_form(model: pyo.ConcreteModel) -> LinearForm:
-    """The model through Pyomo's general standard-form compiler (any linear model), with
-    eliminated variables recorded; slower than `read_linear_form` on flat sums."""
-    from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
+def outcome_without_columns(form) -> SolveOutcome:
+    """A model with no variables left: feasible exactly when every row admits 0 (HiGHS calls
+    such a model "Empty" and does not look at the rows)."""
+    import numpy as np
 
-    form = LinearStandardFormCompiler().write(model, mixed_form=True)
-    matrix, columns, cost = _first_use_column_order(form)
-    rhs = np.asarray(form.rhs, dtype=float)
-    sense = np.array([s for _, s in form.rows])
-    offset = float(form.c_offset[0]) if len(form.c_offset) else 0.0
-    maximise = any(o.sense == pyo.maximize for o in model.component_data_objects(pyo.Objective, active=True))
-    sign = -1.0 if maximise else 1.0  # the compiler turns a maximisation into a minimisation
-    return LinearForm(
-        columns=columns, start=matrix.indptr, index=matrix.indices, value=matrix.data,
-        cost=sign * cost, offset=sign * offset, maximise=maximise,
-        row_lower=np.where(sense == 1, -np.inf, rhs), row_upper=np.where(sense == -1, np.inf, rhs),
-        col_lower=np.array([-np.inf if v.lb is None else v.lb for v in columns], dtype=float),
-        col_upper=np.array([np.inf if v.ub is None else v.ub for v in columns], dtype=float),
-        integer=np.array([v.is_integer() for v in columns], dtype=bool),
-        eliminated=list(form.eliminated_vars),
-    )
-
-
-class _CpsatWorker:
-    """The CP-SAT worker process (`core.cpsat_worker`) of this Python process.
-
-    Started at the first CP-SAT solve and reused by the next ones: importing OR-Tools costs
-    about half a second, more than most models take to solve. A process forked from this
-    one starts its own worker (two processes must not share one worker's pipes). A worker
-    that died is replaced at the next solve. It stops when this process closes its input,
-    at the latest when this process ends; a run killed by `core.run` takes its worker along
-    (same process group).
-    """
-
-    def __init__(self) -> None:
-        self._process = None
-        self._owner = None
-        self._errors = None
-
-    def solve(self, request: dict) -> str | None:
-        """Send one request; None when the worker wrote the result, else the reason it did not."""
-        process = self._running()
-        try:
-            process.stdin.write(json.dumps(request) + "\n")
-            process.stdin.flush()
-            reply = process.stdout.readline().strip()
-        except (BrokenPipeError, OSError):
-            reply = ""
-        if reply == "done":
-            return None
-        if reply:
-            return reply.removeprefix("error: ")
-        process.wait()
-        self._process = None
-        return f"the worker died (exit code {process.returncode}): {self._last_error_line()}"
-
-    def _running(self):
-        import subprocess
-        import tempfile
-
-        if self._process is not None and self._owner == os.getpid() and self._process.poll() is None:
-            return self._process
-        self._errors = tempfile.TemporaryFile(mode="w+", prefix="pyomo-puzzles-cpsat-")
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "pyomo_puzzles.core.cpsat_worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, text=True)
-        self._owner = os.getpid()
-        atexit.register(self._stop, self._process)
-        return self._process
-
-    @staticmethod
-    def _stop(process) -> None:
-        """Close the worker's input (it then ends) and wait for it, briefly."""
-        if process.poll() is None:
-            process.stdin.close()
-            try:
-                process.wait(timeout=5)
-            except Exception:
-                process.kill()
-
-    def _last_error_line(self) -> str:
-        self._errors.seek(0)
-        lines = self._errors.read().strip().splitlines()
-        return lines[-1] if lines else "no message"
-
-
-_CPSAT_WORKER = _CpsatWorker()
-
-
-def _outcome_without_columns(form: LinearForm) -> SolveOutcome:
-    """A model with no variables left: feasible exactly when every row admits 0."""
     feasible = bool(np.all(form.row_lower <= 1e-9) and np.all(form.row_upper >= -1e-9))
     if not feasible:
         return SolveOutcome("infeasible", False, None, None, 0.0, 0)
     return SolveOutcome("optimal", True, form.offset, form.offset, 0.0, 0)
 
 
-class SolverSession:
-    """Solves one concrete model repeatedly (constraints may be added in between)."""
+@dataclass
+class _Permuted:
+    """A model rebuilt from its matrix with rows and columns permuted (see `core.linear_form`)."""
 
-    def __init__(self, name: str, model: pyo.ConcreteModel, time_limit: float | None = None,
-                 threads: int | None = None, persistent: bool = False) -> None:
-        self.name = check_solver_name(name)
-        self.persistent = persistent
+    form: Any
+    model: Any
+
+
+def _permuted_model(model, number: int) -> _Permuted:
+    """A concrete model of the same problem: variables ``x[j]`` declared in the permuted
+    column order, rows in the permuted row order, each row's terms in column order."""
+    import pyomo.environ as pyo
+    from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
+
+    from pyomo_puzzles.core.linear_form import linear_form, permuted
+
+    form, _, _ = permuted(linear_form(model), number)
+    copy = pyo.ConcreteModel(name=f"{model.name} (permutation {number})")
+    n_cols = len(form.columns)
+    copy.x = pyo.Var(range(n_cols), domain=pyo.Reals)
+    for j, var in enumerate(copy.x.values()):
+        if form.integer[j]:
+            var.domain = pyo.Integers
+        var.setlb(None if math.isinf(form.col_lower[j]) else float(form.col_lower[j]))
+        var.setub(None if math.isinf(form.col_upper[j]) else float(form.col_upper[j]))
+    rows: list[list] = [[] for _ in range(len(form.row_lower))]
+    for j in range(n_cols):
+        for k in range(form.start[j], form.start[j + 1]):
+            rows[form.index[k]].append(MonomialTermExpression((float(form.value[k]), copy.x[j])))
+
+    def bound(value: float):
+        return None if math.isinf(value) else float(value)
+
+    copy.rows = pyo.Constraint(range(len(rows)), rule=lambda m, i: (
+        bound(form.row_lower[i]), LinearExpression(rows[i]), bound(form.row_upper[i])))
+    objective = LinearExpression([MonomialTermExpression((float(c), copy.x[j]))
+                                  for j, c in enumerate(form.cost) if c]) + form.offset
+    copy.objective = pyo.Objective(expr=objective, sense=pyo.maximize if form.maximise else pyo.minimize)
+    return _Permuted(form, copy)
+
+
+class SolverSession:
+    """Solves one concrete model, possibly repeatedly (constraints may be added in between).
+
+    `permutation` (>= 1) hands the solver the same problem with rows and columns in a
+    reproducible random order; it applies to one-off solves, not to persistent sessions."""
+
+    def __init__(self, name: str, model, time_limit: float | None = None, threads: int | None = None,
+                 persistent: bool = False, seed: int | None = None, gap: float | None = None,
+                 permutation: int = 0) -> None:
+        self.name = name
         self.version = require(name)
         self.model = model
-        self.time_limit = time_limit
-        self.threads = threads
-        self._highs = None
-        self._highs_clock = 0.0  # HiGHS's run-time clock is cumulative over a session
+        if permutation and persistent:
+            raise UserError("a permutation applies to one-off solves, not to enumeration")
+        self._permuted = _permuted_model(model, permutation) if permutation else None
+        solved = self._permuted.model if self._permuted else model
+        settings = SolverSettings(time_limit=time_limit, threads=threads, seed=seed, gap=gap)
+        self._session = adapter(name).session(solved, settings, persistent)
+
+    @property
+    def time_limit(self) -> float | None:
+        return self._session.settings.time_limit
+
+    @time_limit.setter
+    def time_limit(self, seconds: float | None) -> None:
+        self._session.settings = replace(self._session.settings, time_limit=seconds)
 
     def solve(self) -> SolveOutcome:
-        if self.name == "highs":
-            return self._solve_highs() if self.persistent else self._solve_highs_direct()
-        if self.name == "cpsat":
-            return self._solve_cpsat()
-        return self._solve_shell()
+        outcome = self._session.solve()
+        if outcome.has_solution and self._permuted is not None:
+            from pyomo_puzzles.core.linear_form import load_values
 
-    # OR-Tools CP-SAT: the model as MPS, solved in a worker process of its own --------------
-    def _solve_cpsat(self) -> SolveOutcome:
-        import tempfile
+            load_values(self._permuted.form, [v.value for v in self._permuted.model.x.values()])
+        return outcome
 
-        started = time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="pyomo-puzzles-cpsat-") as tmp:
-            mps, result = os.path.join(tmp, "model.mps"), os.path.join(tmp, "result.json")
-            quiet = logging.getLogger("pyomo")
-            level, quiet.level = quiet.level, logging.ERROR  # "constant objective" warning of the writer
-            try:
-                _, symbol_map_id = self.model.write(mps, format="mps", io_options={"symbolic_solver_labels": True})
-            finally:
-                quiet.setLevel(level)
-            symbols = self.model.solutions.symbol_map[symbol_map_id].bySymbol
-            failure = _CPSAT_WORKER.solve({"mps": mps, "result": result, "time_limit": self.time_limit,
-                                           "threads": self.threads or 1})
-            if failure is not None or not os.path.exists(result):
-                return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
-                                    f"CP-SAT failed: {failure or 'no result file'}")
-            with open(result, encoding="utf-8") as handle:
-                answer = json.load(handle)
-        has_solution = bool(answer["values"])
-        for name, value in answer["values"].items():
-            var = symbols.get(name)
-            if var is not None:
-                var.set_value(value, skip_validation=True)
-        status = answer["status"]
-        if status == "feasible" and self.time_limit is not None and answer["seconds"] >= 0.99 * self.time_limit:
-            status = "time_limit"
-        if status not in ("optimal", "feasible", "infeasible", "time_limit"):
-            status = "time_limit" if self.time_limit and answer["seconds"] >= 0.99 * self.time_limit else "error"
-        return SolveOutcome(status, has_solution, _finite(answer["objective"]), _finite(answer["bound"]),
-                            answer["seconds"], None,
-                            "" if status != "error" else f"CP-SAT stopped with {answer['status']}")
 
-    # HiGHS, one-off: the model as one sparse matrix -> one highspy model -------------------------
-    def _solve_highs_direct(self) -> SolveOutcome:
-        import highspy
+@dataclass
+class SolverInfo:
+    """One line of `list`: name, availability, version or reason, and how settings pass."""
 
-        form = read_linear_form(self.model) or _compiled_linear_form(self.model)
-        if not form.columns:  # HiGHS calls this "Empty" and does not look at the rows
-            return _outcome_without_columns(form)
-        highs = highspy.Highs()
-        highs.setOptionValue("output_flag", False)
-        if self.time_limit is not None:
-            highs.setOptionValue("time_limit", float(self.time_limit))
-        if self.threads:
-            highs.setOptionValue("threads", int(self.threads))
-        sense = highspy.ObjSense.kMaximize if form.maximise else highspy.ObjSense.kMinimize
-        # the array overload of passModel: no HighsLp object to fill attribute by attribute
-        passed = highs.passModel(
-            len(form.columns), len(form.row_lower), len(form.index),
-            int(highspy.MatrixFormat.kColwise), int(sense), form.offset,
-            form.cost, form.col_lower, form.col_upper, form.row_lower, form.row_upper,
-            form.start.astype(np.int32), form.index.astype(np.int32), form.value,
-            form.integer.astype(np.int32))  # HighsVarType: 0 continuous, 1 integer
-        if passed == highspy.HighsStatus.kError:
-            raise RuntimeError("HiGHS rejected the model (passModel returned an error)")
-        highs.run()
-        return self._direct_outcome(highs, form)
+    name: str
+    available: bool
+    detail: str
+    kind: str
+    summary: str
+    options: Options | None = None
+    extra: dict = field(default_factory=dict)
 
-    def _direct_outcome(self, highs, form: LinearForm) -> SolveOutcome:
-        import highspy
 
-        status = highs.getModelStatus()
-        info = highs.getInfo()
-        has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
-        if has_solution:
-            for var, value in zip(form.columns, highs.getSolution().col_value):
-                var.set_value(value, skip_validation=True)
-            for var, expr in form.eliminated:
-                var.set_value(pyo.value(expr), skip_validation=True)
-        kinds = {highspy.HighsModelStatus.kOptimal: "optimal",
-                 highspy.HighsModelStatus.kInfeasible: "infeasible",
-                 highspy.HighsModelStatus.kTimeLimit: "time_limit"}
-        state = kinds.get(status, "feasible" if has_solution else "error")
-        nodes = info.mip_node_count
-        return SolveOutcome(
-            status=state, has_solution=has_solution,
-            objective=info.objective_function_value if has_solution else None,
-            bound=_finite(info.mip_dual_bound) if nodes >= 0 else _finite(info.objective_function_value),
-            solver_time=highs.getRunTime(), nodes=int(nodes) if nodes >= 0 else None,
-            message="" if state != "error" else f"HiGHS stopped with {highs.modelStatusToString(status)}",
-        )
-
-    # HiGHS, in-process and persistent -------------------------------------------------
-    def _solve_highs(self) -> SolveOutcome:
-        from pyomo.contrib.solver.common.factory import SolverFactory
-        from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
-
-        if self._highs is None:
-            self._highs = SolverFactory("highs")
-        options = {}
-        if self.threads:
-            options["threads"] = self.threads
-        result = self._highs.solve(
-            self.model, time_limit=self.time_limit, load_solutions=False,
-            raise_exception_on_nonoptimal_result=False, solver_options=options,
-        )
-        has_solution = result.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible)
-        if has_solution:
-            result.solution_loader.load_vars()
-        tc = result.termination_condition
-        if tc == TerminationCondition.convergenceCriteriaSatisfied:
-            status = "optimal"
-        elif tc == TerminationCondition.provenInfeasible:
-            status = "infeasible"
-        elif tc == TerminationCondition.maxTimeLimit:
-            status = "time_limit"
-        elif has_solution:
-            status = "feasible"
-        else:
-            status = "error"
-        highs_clock = _finite(getattr(result.timing_info, "highs_time", None))
-        highs_time = None if highs_clock is None else highs_clock - self._highs_clock
-        self._highs_clock = highs_clock or self._highs_clock
-        nodes = _finite(getattr(result.extra_info, "mip_node_count", None))
-        return SolveOutcome(
-            status=status, has_solution=has_solution,
-            objective=_finite(result.incumbent_objective),
-            bound=_finite(result.objective_bound),
-            solver_time=highs_time if highs_time is not None else float(result.timing_info.wall_time),
-            nodes=int(nodes) if nodes is not None and nodes >= 0 else None,
-            message="" if status != "error" else f"HiGHS stopped with {tc.name}",
-        )
-
-    # CBC and GLPK, as executables -----------------------------------------------------
-    def _shell_options(self) -> dict:
-        options: dict = {}
-        if self.name == "cbc":
-            if self.time_limit is not None:
-                options.update(sec=self.time_limit, timeMode="elapsed")
-            if self.threads:
-                options["threads"] = self.threads
-        elif self.time_limit is not None:
-            options["tmlim"] = max(1, math.ceil(self.time_limit))
-        return options
-
-    def _solve_shell(self) -> SolveOutcome:
-        opt = pyo.SolverFactory(self.name)
-        opt.options.update(self._shell_options())
-        started = time.perf_counter()
-        try:
-            # Pyomo's own `timelimit` argument is not used: it is passed on to the solver
-            # as well (GLPK rejects a fractional --tmlim); the hard kill is `run`'s job.
-            results = opt.solve(self.model, load_solutions=False)
-        except Exception as error:  # a solver crash must still leave a record
-            return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
-                                f"{self.name} failed: {str(error).splitlines()[0] if str(error) else type(error).__name__}")
-        elapsed = time.perf_counter() - started
-        # CBC stopped early without an incumbent still returns a "solution" (status
-        # 'other', objective 1e50): only solutions that claim feasibility count.
-        claimed = results.solution[0].status if len(results.solution) else None
-        has_solution = claimed in USABLE_SOLUTIONS or (
-            claimed == LegacySS.stoppedByLimit and _finite(results.problem.upper_bound) is not None)
-        if has_solution:
-            self.model.solutions.load_from(results)
-        tc = results.solver.termination_condition
-        status = self._legacy_status(tc, has_solution, elapsed)
-        incumbent = _finite(results.problem.upper_bound)
-        bound = _finite(results.problem.lower_bound)
-        if self._is_maximise():
-            incumbent, bound = _finite(results.problem.lower_bound), _finite(results.problem.upper_bound)
-        if not has_solution:
-            incumbent = None
-        nodes = None
-        if self.name == "cbc":
-            raw = results.solver.statistics.branch_and_bound.number_of_bounded_subproblems
-            nodes = int(raw) if _finite(raw) is not None else None
-        solver_time = _finite(getattr(results.solver, "wallclock_time", None)) or elapsed
-        return SolveOutcome(status, has_solution, incumbent, bound, solver_time, nodes,
-                            "" if status != "error" else f"{self.name} stopped with {tc}")
-
-    def _legacy_status(self, tc, has_solution: bool, elapsed: float) -> str:
-        if tc == LegacyTC.optimal:
-            return "optimal"
-        if tc in (LegacyTC.infeasible, LegacyTC.invalidProblem):
-            return "infeasible"
-        if tc in (LegacyTC.maxTimeLimit, LegacyTC.maxIterations, LegacyTC.maxEvaluations):
-            return "time_limit"
-        reached_limit = self.time_limit is not None and elapsed >= 0.95 * self.time_limit
-        if reached_limit:
-            return "time_limit"  # GLPK reports 'feasible' when its time limit stops it
-        if has_solution and tc == LegacyTC.feasible:
-            return "feasible"
-        return "error"
-
-    def _is_maximise(self) -> bool:
-        objectives = list(self.model.component_data_objects(pyo.Objective, active=True))
-        return bool(objectives) and objectives[0].sense == pyo.maximize
+def describe(name: str) -> SolverInfo:
+    """What `list` and the README say about one solver."""
+    found = adapter(name)
+    ok, detail = availability(name)
+    return SolverInfo(name, ok, detail, found.kind, found.summary, found.options)

@@ -26,8 +26,12 @@ rule solve_batch:
     params:
         runs=batch_runs,
         results=lambda w, output: os.path.dirname(os.path.dirname(output.manifest)),
-        time_limit=config["time_limit"],
-        threads=config["threads"],
+        settings={
+            "time_limit": config["time_limit"],
+            "threads": config["threads"],
+            "gap": config["gap"],
+            "memory_limit_mb": config["memory_limit_mb"],
+        },
     wildcard_constraints:
         batch="[0-9]+",
     threads: config["threads"]
@@ -65,7 +69,7 @@ rule count:
     wildcard_constraints:
         instance="[a-z_]+/[A-Za-z0-9_./-]+",
         formulation="[a-z_]+",
-        solver="[a-z]+",
+        solver="[a-z_]+",
     resources:
         runtime=lambda w: int(config.get("counts", {}).get("time_limit", 600) / 60) + 15,
     log:

@@ -1,10 +1,10 @@
 """Solve MPS files with OR-Tools CP-SAT, in a process of its own.
 
 OR-Tools and highspy bundle incompatible native libraries, so the framework never imports
-OR-Tools itself: `solvers.SolverSession` writes the Pyomo model as MPS and hands it to a
-worker process started as ``python -m pyomo_puzzles.core.cpsat_worker``. The worker
+OR-Tools itself: the `cpsat` adapter writes the Pyomo model as MPS and hands it to a
+worker process started as ``python -m pyomo_puzzles.solvers._cpsat_worker``. The worker
 answers one request per line on its standard input (JSON: mps, result, time_limit,
-threads) with one line on its standard output, ``done`` or ``error: <reason>``, and stops
+threads, seed, gap) with one line on its standard output, ``done`` or ``error: <reason>``, and stops
 when its input closes. Importing OR-Tools takes about half a second, so one worker serves
 all the models a process solves (a staged run solves up to a hundred).
 
@@ -20,7 +20,8 @@ import sys
 import time
 
 
-def solve(mps: str, result: str, time_limit: float | None = None, threads: int = 1) -> None:
+def solve(mps: str, result: str, time_limit: float | None = None, threads: int = 1,
+          seed: int | None = None, gap: float | None = None) -> None:
     """Solve the MPS file and write the result file."""
     from ortools.linear_solver.python import model_builder
 
@@ -30,7 +31,12 @@ def solve(mps: str, result: str, time_limit: float | None = None, threads: int =
     solver = model_builder.Solver("sat")
     if time_limit:
         solver.set_time_limit_in_seconds(time_limit)
-    solver.set_solver_specific_parameters(f"num_workers: {max(1, threads)}")
+    parameters = [f"num_workers: {max(1, threads)}"]
+    if seed is not None:
+        parameters.append(f"random_seed: {int(seed)}")
+    if gap is not None:
+        parameters.append(f"relative_gap_limit: {float(gap)}")
+    solver.set_solver_specific_parameters(" ".join(parameters))
     started = time.perf_counter()
     status = solver.solve(model)
     seconds = time.perf_counter() - started
@@ -58,7 +64,8 @@ def serve() -> None:
     for line in sys.stdin:
         request = json.loads(line)
         try:
-            solve(request["mps"], request["result"], request.get("time_limit"), request.get("threads", 1))
+            solve(request["mps"], request["result"], request.get("time_limit"), request.get("threads", 1),
+                  request.get("seed"), request.get("gap"))
         except Exception as error:  # report and go on: the next model may be fine
             reply = f"error: {type(error).__name__}: {error}".splitlines()[0]
         else:

@@ -1,0 +1,105 @@
+"""A session on one of Pyomo's classic solver interfaces (``pyo.SolverFactory``): the shell
+interfaces of CBC and GLPK, CPLEX's direct interface, and the generic adapter.
+
+Traps handled here (see the README's solver notes):
+- Pyomo's own ``timelimit`` argument is not used: it is passed on to the solver as well, and
+  GLPK rejects a fractional ``--tmlim``; each adapter puts its limit into its options.
+- CBC stopped by its limit without an incumbent still hands Pyomo a "solution" (status
+  ``other``, objective 1e50): only solutions that claim feasibility are loaded.
+- GLPK stopped by its limit reports ``feasible``: a solve that ran to its limit is
+  ``time_limit``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from pyomo_puzzles.core.solvers import SolveOutcome, SolverSettings, finite
+from pyomo_puzzles.solvers._common import first_line, quiet_stdout
+
+
+class LegacySession:
+    """Solve with ``pyo.SolverFactory(factory_name)``; the model is read again at every solve.
+
+    options(settings) -> the solver's options; nodes(results, opt) -> node count or None;
+    licence(error) -> the licence message if `error` says the model is over the licence's
+    size, else None."""
+
+    def __init__(self, label: str, factory_name: str, model, settings: SolverSettings,
+                 options: Callable[[SolverSettings], dict],
+                 nodes: Callable | None = None, licence: Callable[[BaseException], str | None] | None = None,
+                 quiet_solver: bool = False) -> None:
+        self.label, self.factory_name, self.model, self.settings = label, factory_name, model, settings
+        self._options, self._nodes, self._licence, self._quiet = options, nodes, licence, quiet_solver
+
+    def solve(self) -> SolveOutcome:
+        import pyomo.environ as pyo
+
+        opt = pyo.SolverFactory(self.factory_name)
+        opt.options.update(self._options(self.settings))
+        started = time.perf_counter()
+        try:
+            with quiet_stdout(self._quiet):
+                results = opt.solve(self.model, load_solutions=False)
+        except Exception as error:  # a solver failure must still leave a record
+            elapsed = time.perf_counter() - started
+            message = self._licence(error) if self._licence else None
+            if message:
+                return SolveOutcome("licence_limit", False, None, None, elapsed, None, message)
+            return SolveOutcome("error", False, None, None, elapsed, None,
+                                f"{self.label} failed: {first_line(error)}")
+        elapsed = time.perf_counter() - started
+        return self._outcome(results, opt, elapsed)
+
+    def _outcome(self, results, opt, elapsed: float) -> SolveOutcome:
+        import pyomo.environ as pyo
+        from pyomo.opt import SolutionStatus as LegacySS
+
+        usable = (LegacySS.optimal, LegacySS.feasible, LegacySS.bestSoFar,
+                  LegacySS.globallyOptimal, LegacySS.locallyOptimal)
+        claimed = results.solution[0].status if len(results.solution) else None
+        has_solution = claimed in usable or (
+            claimed == LegacySS.stoppedByLimit and finite(results.problem.upper_bound) is not None)
+        if has_solution:
+            self.model.solutions.load_from(results)
+        tc = results.solver.termination_condition
+        status = self._status(tc, has_solution, elapsed)
+        incumbent, bound = finite(results.problem.upper_bound), finite(results.problem.lower_bound)
+        objectives = list(self.model.component_data_objects(pyo.Objective, active=True))
+        if objectives and objectives[0].sense == pyo.maximize:
+            incumbent, bound = bound, incumbent
+        solver_time = finite(getattr(results.solver, "wallclock_time", None)) or elapsed
+        return SolveOutcome(status, has_solution, incumbent if has_solution else None, bound, solver_time,
+                            self._nodes(results, opt) if self._nodes else None,
+                            "" if status != "error" else f"{self.label} stopped with {tc}")
+
+    def _status(self, tc, has_solution: bool, elapsed: float) -> str:
+        from pyomo.opt import TerminationCondition as LegacyTC
+
+        if tc == LegacyTC.optimal:
+            return "optimal"
+        if tc in (LegacyTC.infeasible, LegacyTC.invalidProblem):
+            return "infeasible"
+        if tc in (LegacyTC.maxTimeLimit, LegacyTC.maxIterations, LegacyTC.maxEvaluations):
+            return "time_limit"
+        limit = self.settings.time_limit
+        if limit is not None and elapsed >= 0.95 * limit:
+            return "time_limit"  # GLPK reports 'feasible' when its time limit stops it
+        if has_solution and tc == LegacyTC.feasible:
+            return "feasible"
+        return "error"
+
+
+def bounded_subproblems(results, opt) -> int | None:
+    """The node count Pyomo's CBC reader fills in."""
+    raw = results.solver.statistics.branch_and_bound.number_of_bounded_subproblems
+    value = finite(raw)
+    return int(value) if value is not None else None
+
+
+def executable_version(label: str, factory_name: str) -> str:
+    import pyomo.environ as pyo
+
+    version = pyo.SolverFactory(factory_name).version()
+    return f"{label} " + ".".join(str(v) for v in (version or ())[:3])

@@ -1,0 +1,75 @@
+"""Gurobi, in-process through gurobipy and Pyomo's new interface (``gurobi_direct``;
+``gurobi_persistent`` for enumeration). An optional extra: ``pip install
+pyomo-puzzles[gurobi]``.
+
+Without a licence file the pip wheel solves models of up to 2,000 variables and 2,000
+constraints; a larger model is the outcome ``licence_limit`` with Gurobi's message, never an
+error. A full licence needs no change here.
+"""
+
+from __future__ import annotations
+
+from pyomo_puzzles.core.solvers import Adapter, Options, SolveOutcome, SolverSettings, register
+from pyomo_puzzles.solvers import _pyomo_v2
+from pyomo_puzzles.solvers._common import first_line, quiet_stdout
+
+
+def gurobi_options(settings: SolverSettings) -> dict:
+    return {} if settings.seed is None else {"Seed": int(settings.seed)}
+
+
+def licence_message(error: BaseException) -> str | None:
+    text = first_line(error)
+    return f"Gurobi: {text}" if "size-limited license" in text else None
+
+
+class GurobiSession:
+    def __init__(self, model, settings: SolverSettings, persistent: bool) -> None:
+        self.model, self.settings = model, settings
+        self._interface = "gurobi_persistent" if persistent else "gurobi_direct"
+        self._opt = None
+
+    def solve(self) -> SolveOutcome:
+        from pyomo.contrib.solver.common.factory import SolverFactory
+
+        if self._opt is None:
+            self._opt = SolverFactory(self._interface)
+        try:
+            with quiet_stdout():  # the licence banner
+                result = self._opt.solve(self.model, solver_options=gurobi_options(self.settings),
+                                         **_pyomo_v2.solve_options(self.settings))
+        except Exception as error:  # noqa: BLE001 - over the licence is an outcome, not a crash
+            message = licence_message(error)
+            if message is None:
+                raise
+            self._opt = None  # a persistent interface is left half-built
+            return SolveOutcome("licence_limit", False, None, None, 0.0, None, message)
+        return _pyomo_v2.outcome(result, "Gurobi", getattr(result.timing_info, "gurobi_time", None),
+                                 _pyomo_v2.extra(result, "NodeCount"))
+
+
+@register
+class Gurobi(Adapter):
+    name = "gurobi"
+    summary = "Gurobi, in-process (gurobipy; optional extra [gurobi]), enumeration persistent"
+    rank = 50
+    options = Options(time_limit="TimeLimit", threads="Threads", seed="Seed", gap="MIPGap",
+                      notes="without a licence file: at most 2,000 variables and constraints")
+
+    def availability(self) -> tuple[bool, str]:
+        try:
+            import gurobipy
+        except ImportError:
+            return False, "Python package 'gurobipy' not installed (pip install 'pyomo-puzzles[gurobi]')"
+        from pyomo.contrib.solver.common.factory import SolverFactory
+
+        with quiet_stdout():
+            licence = SolverFactory("gurobi_direct").available()
+        if not licence:
+            return False, f"Gurobi cannot start: {licence.name}"
+        version = ".".join(map(str, gurobipy.gurobi.version()))
+        limited = " (size-limited licence)" if licence.name == "LimitedLicense" else ""
+        return True, f"Gurobi {version}{limited}"
+
+    def session(self, model, settings: SolverSettings, persistent: bool = False) -> GurobiSession:
+        return GurobiSession(model, settings, persistent)

@@ -1,0 +1,124 @@
+"""HiGHS, in-process.
+
+A one-off solve reads the Pyomo model into one sparse matrix (`core.linear_form`: flat
+linear sums directly, Pyomo's standard-form compiler otherwise) and hands it to highspy in
+one call (several times faster than the persistent interface's constraint-by-constraint
+hand-over). A persistent session (enumeration) goes through Pyomo's new solver interface,
+which sends only what changed (the new cuts) between solves. Trap: ``appsi_highs`` drops a
+time limit set through ``opt.config.time_limit`` when called through the legacy ``solve()``;
+it is not used.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pyomo_puzzles.core.linear_form import LinearForm, linear_form, load_values
+from pyomo_puzzles.core.solvers import (Adapter, Options, SolveOutcome, SolverSettings, finite,
+                                        outcome_without_columns, register)
+from pyomo_puzzles.solvers import _pyomo_v2
+
+
+def highs_options(settings: SolverSettings) -> dict:
+    """HiGHS's own option names (the time limit and threads go through the interface)."""
+    options: dict = {}
+    if settings.seed is not None:
+        options["random_seed"] = int(settings.seed)
+    if settings.gap is not None:
+        options["mip_rel_gap"] = float(settings.gap)
+    return options
+
+
+class DirectSession:
+    """One-off: the model as one matrix, one highspy model, one run."""
+
+    def __init__(self, model, settings: SolverSettings) -> None:
+        self.model, self.settings = model, settings
+
+    def solve(self) -> SolveOutcome:
+        import highspy
+
+        form = linear_form(self.model)
+        if not form.columns:
+            return outcome_without_columns(form)
+        highs = highspy.Highs()
+        highs.setOptionValue("output_flag", False)
+        if self.settings.time_limit is not None:
+            highs.setOptionValue("time_limit", float(self.settings.time_limit))
+        if self.settings.threads:
+            highs.setOptionValue("threads", int(self.settings.threads))
+        for key, value in highs_options(self.settings).items():
+            highs.setOptionValue(key, value)
+        sense = highspy.ObjSense.kMaximize if form.maximise else highspy.ObjSense.kMinimize
+        # the array overload of passModel: no HighsLp object to fill attribute by attribute
+        passed = highs.passModel(
+            len(form.columns), len(form.row_lower), len(form.index),
+            int(highspy.MatrixFormat.kColwise), int(sense), form.offset,
+            form.cost, form.col_lower, form.col_upper, form.row_lower, form.row_upper,
+            form.start.astype(np.int32), form.index.astype(np.int32), form.value,
+            form.integer.astype(np.int32))  # HighsVarType: 0 continuous, 1 integer
+        if passed == highspy.HighsStatus.kError:
+            raise RuntimeError("HiGHS rejected the model (passModel returned an error)")
+        highs.run()
+        return _direct_outcome(highs, form)
+
+
+def _direct_outcome(highs, form: LinearForm) -> SolveOutcome:
+    import highspy
+
+    status = highs.getModelStatus()
+    info = highs.getInfo()
+    has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
+    if has_solution:
+        load_values(form, highs.getSolution().col_value)
+    kinds = {highspy.HighsModelStatus.kOptimal: "optimal",
+             highspy.HighsModelStatus.kInfeasible: "infeasible",
+             highspy.HighsModelStatus.kTimeLimit: "time_limit"}
+    state = kinds.get(status, "feasible" if has_solution else "error")
+    nodes = info.mip_node_count
+    return SolveOutcome(
+        status=state, has_solution=has_solution,
+        objective=info.objective_function_value if has_solution else None,
+        bound=finite(info.mip_dual_bound) if nodes >= 0 else finite(info.objective_function_value),
+        solver_time=highs.getRunTime(), nodes=int(nodes) if nodes >= 0 else None,
+        message="" if state != "error" else f"HiGHS stopped with {highs.modelStatusToString(status)}",
+    )
+
+
+class PersistentSession:
+    """Pyomo's persistent HiGHS interface: between solves only the changes are sent."""
+
+    def __init__(self, model, settings: SolverSettings) -> None:
+        self.model, self.settings = model, settings
+        self._highs = None
+        self._clock = 0.0  # HiGHS's run-time clock is cumulative over a session
+
+    def solve(self) -> SolveOutcome:
+        from pyomo.contrib.solver.common.factory import SolverFactory
+
+        if self._highs is None:
+            self._highs = SolverFactory("highs")
+        result = self._highs.solve(self.model, solver_options=highs_options(self.settings),
+                                   **_pyomo_v2.solve_options(self.settings))
+        clock = finite(getattr(result.timing_info, "highs_time", None))
+        solver_time = None if clock is None else clock - self._clock
+        self._clock = clock or self._clock
+        return _pyomo_v2.outcome(result, "HiGHS", solver_time, _pyomo_v2.extra(result, "mip_node_count"))
+
+
+@register
+class Highs(Adapter):
+    name = "highs"
+    summary = "HiGHS, in-process (highspy): one-off solves as one matrix, enumeration persistent"
+    rank = 10
+    options = Options(time_limit="time_limit", threads="threads", seed="random_seed", gap="mip_rel_gap")
+
+    def availability(self) -> tuple[bool, str]:
+        try:
+            import highspy
+        except ImportError as error:  # pragma: no cover - highspy is a dependency
+            return False, f"highspy cannot be imported ({error})"
+        return True, "HiGHS " + highspy.Highs().version()
+
+    def session(self, model, settings: SolverSettings, persistent: bool = False):
+        return PersistentSession(model, settings) if persistent else DirectSession(model, settings)

@@ -1,0 +1,98 @@
+"""SCIP, in-process through PySCIPOpt (whose wheels bundle SCIP) and Pyomo's new interface:
+``scip_direct`` for one-off solves, ``scip_persistent`` for enumeration.
+
+Pyomo reports PySCIPOpt's version; the record names SCIP's own and PySCIPOpt's. SCIP's
+tree search is single-threaded: Pyomo passes ``threads`` on as ``lp/threads``. Trap: Pyomo's
+SCIP interface fails on a constraint without variables (``0 <= 1``, as a sum over an empty
+set gives; Pyomo issue #3976 is the same for ``Constraint.Feasible``): such rows are decided
+here and left out of what SCIP sees.
+"""
+
+from __future__ import annotations
+
+from pyomo_puzzles.core.solvers import Adapter, Options, SolveOutcome, SolverSettings, register
+from pyomo_puzzles.solvers import _pyomo_v2
+
+
+def scip_options(settings: SolverSettings) -> dict:
+    return {} if settings.seed is None else {"randomization/randomseedshift": int(settings.seed)}
+
+
+def constant_rows(model) -> list:
+    """The active constraints whose body has no variable at all."""
+    import pyomo.environ as pyo
+    from pyomo.core.expr.visitor import identify_variables
+
+    return [con for con in model.component_data_objects(pyo.Constraint, active=True)
+            if next(identify_variables(con.body, include_fixed=True), None) is None]
+
+
+def _violated(row) -> bool:
+    import pyomo.environ as pyo
+
+    value = pyo.value(row.body)
+    return (row.has_lb() and value < pyo.value(row.lower) - 1e-9) or (
+        row.has_ub() and value > pyo.value(row.upper) + 1e-9)
+
+
+class ScipSession:
+    """A persistent session keeps the constant rows switched off for its life (the model is
+    the enumeration's own); a one-off solve switches them on again afterwards."""
+
+    def __init__(self, model, settings: SolverSettings, persistent: bool) -> None:
+        self.model, self.settings, self.persistent = model, settings, persistent
+        self._interface = "scip_persistent" if persistent else "scip_direct"
+        self._opt = None
+        self._constant = constant_rows(model)
+        self._infeasible = any(_violated(row) for row in self._constant)
+        if persistent:
+            for row in self._constant:
+                row.deactivate()
+
+    def solve(self) -> SolveOutcome:
+        if self._infeasible:
+            return SolveOutcome("infeasible", False, None, None, 0.0, 0, "a row without variables is violated")
+        if self.persistent:
+            return self._solve()
+        for row in self._constant:
+            row.deactivate()
+        try:
+            return self._solve()
+        finally:
+            for row in self._constant:
+                row.activate()
+
+    def _solve(self) -> SolveOutcome:
+        from pyomo.contrib.solver.common.factory import SolverFactory
+
+        if self._opt is None:
+            self._opt = SolverFactory(self._interface)
+        result = self._opt.solve(self.model, solver_options=scip_options(self.settings),
+                                 **_pyomo_v2.solve_options(self.settings))
+        return _pyomo_v2.outcome(result, "SCIP", getattr(result.timing_info, "scip_time", None),
+                                 _pyomo_v2.extra(result, "NNodes"))
+
+
+@register
+class Scip(Adapter):
+    name = "scip"
+    summary = "SCIP, in-process (PySCIPOpt), enumeration persistent"
+    rank = 40
+    options = Options(time_limit="limits/time", threads="lp/threads (the tree search is single-threaded)",
+                      seed="randomization/randomseedshift", gap="limits/gap")
+
+    def availability(self) -> tuple[bool, str]:
+        try:
+            import pyscipopt
+        except ImportError as error:
+            return False, f"Python package 'pyscipopt' cannot be imported ({error})"
+        from pyomo.contrib.solver.common.factory import SolverFactory
+
+        if not SolverFactory("scip_direct").available():
+            return False, f"Pyomo's scip_direct needs PySCIPOpt >= 5.5 (found {pyscipopt.__version__})"
+        model = pyscipopt.Model()
+        scip = f"{model.getMajorVersion()}.{model.getMinorVersion()}.{model.getTechVersion()}"
+        return True, f"SCIP {scip} (PySCIPOpt {pyscipopt.__version__})"
+
+    def session(self, model, settings: SolverSettings, persistent: bool = False) -> ScipSession:
+        return ScipSession(model, settings, persistent)

@@ -1,0 +1,158 @@
+"""The solver contract (`pyomo_puzzles.core.solvers`), one test set run on every adapter.
+
+Every registered solver, and the generic adapter through Pyomo's GLPK interface, must:
+prove a known optimum with bound and objective consistent, prove infeasibility, stop at a
+time limit on a hard model, report a model over its licence as ``licence_limit`` (Gurobi's
+and CPLEX's size-limited wheels) and otherwise solve it, and deliver a solution that the
+independent checker accepts, with the seed and permutation in the record. Missing solvers
+are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pyomo.environ as pyo
+import pytest
+
+from conftest import L_TROMINO_BOX, solver_params
+from pyomo_puzzles.core import instances, run, solvers
+
+GENERIC = "pyomo:glpk"
+ADAPTERS = solver_params(tuple(solvers.names()) + (GENERIC,))
+LICENCE_LIMITED = {"gurobi": 2000, "cplex": 1000}
+"""Size limits of the pip wheels without a licence file (variables and constraints)."""
+
+
+def cycle_independent_set(n: int) -> pyo.ConcreteModel:
+    """Largest independent set of the n-cycle: floor(n / 2) (n nodes, n edges)."""
+    m = pyo.ConcreteModel()
+    m.I = pyo.RangeSet(n)
+    m.x = pyo.Var(m.I, domain=pyo.Binary)
+    m.edge = pyo.Constraint(m.I, rule=lambda m, i: m.x[i] + m.x[i % n + 1] <= 1)
+    m.size = pyo.Objective(expr=sum(m.x.values()), sense=pyo.maximize)
+    return m
+
+
+def market_split(rows: int = 4, seed: int = 1) -> pyo.ConcreteModel:
+    """A market split instance (Cornuéjols and Dawande, 1999): 10 (m - 1) binaries, m rows of
+    coefficients in [0, 99] with right-hand side half their sum, slack minimised. Tiny, and
+    notoriously hard for branch and bound: a time-limit test for every solver."""
+    generator = random.Random(seed)
+    n = 10 * (rows - 1)
+    a = [[generator.randint(0, 99) for _ in range(n)] for _ in range(rows)]
+    m = pyo.ConcreteModel()
+    m.x = pyo.Var(range(n), domain=pyo.Binary)
+    m.over = pyo.Var(range(rows), domain=pyo.NonNegativeReals)
+    m.under = pyo.Var(range(rows), domain=pyo.NonNegativeReals)
+    m.split = pyo.Constraint(range(rows), rule=lambda m, i: sum(a[i][j] * m.x[j] for j in range(n))
+                             + m.under[i] - m.over[i] == sum(a[i]) // 2)
+    m.slack = pyo.Objective(expr=sum(m.over.values()) + sum(m.under.values()))
+    return m
+
+
+def test_every_shipped_adapter_is_registered():
+    assert {"highs", "cbc", "glpk", "scip", "gurobi", "cplex", "cpsat"} <= set(solvers.names())
+    assert solvers.names()[-1] == "cpsat"  # peers after the MIP solvers
+
+
+@pytest.mark.parametrize("solver", ADAPTERS)
+def test_known_optimum_with_consistent_bound(solver):
+    model = cycle_independent_set(31)
+    outcome = solvers.SolverSession(solver, model, time_limit=60).solve()
+    assert outcome.status == "optimal", outcome.message
+    assert outcome.has_solution and outcome.objective == pytest.approx(15)
+    if outcome.bound is not None:
+        assert outcome.bound == pytest.approx(15, abs=1e-6)  # maximising: bound >= objective, equal at optimum
+    chosen = [i for i in model.I if pyo.value(model.x[i]) > 0.5]
+    assert len(chosen) == 15 and all(j != i % 31 + 1 for i in chosen for j in chosen)
+
+
+@pytest.mark.parametrize("solver", ADAPTERS)
+def test_infeasible_is_proven(solver):
+    model = cycle_independent_set(8)
+    model.at_least = pyo.Constraint(expr=sum(model.x.values()) >= 5)
+    outcome = solvers.SolverSession(solver, model, time_limit=60).solve()
+    assert outcome.status == "infeasible", outcome.message
+    assert not outcome.has_solution
+
+
+@pytest.mark.parametrize("solver", ADAPTERS)
+def test_time_limit_on_a_hard_model(solver):
+    if solver == GENERIC:
+        pytest.skip("the generic adapter passes no option; its time limit is the run's hard kill "
+                    "(test_solver_layer's kill test)")
+    started = time.perf_counter()
+    outcome = solvers.SolverSession(solver, market_split(), time_limit=1.0).solve()
+    elapsed = time.perf_counter() - started
+    if outcome.status == "optimal":  # a solver may be lucky: then the proof must be consistent
+        assert outcome.bound == pytest.approx(outcome.objective, abs=1e-6)
+    else:
+        assert outcome.status == "time_limit", outcome.message
+        if outcome.bound is not None and outcome.objective is not None:
+            assert outcome.bound <= outcome.objective + 1e-6  # minimising
+    assert elapsed < 1.0 + 5.0
+
+
+def _size_limited(solver: str) -> bool:
+    """Gurobi says so in its availability; the pip package `cplex` is the Community Edition."""
+    if solver == "gurobi":
+        return "size-limited" in solvers.availability(solver)[1]
+    if solver == "cplex":
+        from importlib import metadata
+
+        try:
+            return metadata.version("cplex") is not None
+        except metadata.PackageNotFoundError:
+            return False
+    return False
+
+
+@pytest.mark.parametrize("solver", ADAPTERS)
+def test_model_over_a_licence_limit(solver):
+    model = cycle_independent_set(2500)  # 2,500 variables and 2,500 rows: over both wheels' limits
+    outcome = solvers.SolverSession(solver, model, time_limit=60).solve()
+    if _size_limited(solver):
+        assert outcome.status == "licence_limit", outcome.message
+        assert "licen" in outcome.message.lower() or "1016" in outcome.message
+        assert not outcome.has_solution and outcome.objective is None
+    else:
+        assert outcome.status == "optimal", outcome.message
+        assert outcome.objective == pytest.approx(1250)
+
+
+@pytest.mark.parametrize("solver", [s for s in LICENCE_LIMITED])
+def test_licence_limit_run_is_recorded_not_an_error(solver, write_instance):
+    """A whole run over the limit: the record says licence_limit with the solver's message."""
+    if not solvers.availability(solver)[0] or not _size_limited(solver):
+        pytest.skip(f"{solver}: not installed, or installed with a full licence")
+    box = write_instance(L_TROMINO_BOX.format(a=8, b=6, c=6, n=96))  # 2,480 placements
+    record = run.run(instances.load(box), "placement", solver, time_limit=60, isolate=True)
+    assert record.status == "licence_limit", record.message
+    assert record.checked is None and not record.killed and record.message
+
+
+@pytest.mark.parametrize("solver", ADAPTERS)
+@pytest.mark.parametrize("name, formulation, expected", [
+    ("packing/iq_twist/challenge_49", "placement", "optimal"),
+    ("instant_insanity/parker_brothers_all_equal", "rotations", "infeasible"),
+])
+def test_run_record_checked_with_seed_and_permutation(solver, name, formulation, expected):
+    record = run.run(instances.load(name), formulation, solver, time_limit=60, isolate=False,
+                     seed=7, permutation=2)
+    assert record.status == expected, record.message
+    assert record.checked is (True if expected == "optimal" else None)
+    assert record.seed == 7 and record.permutation == 2
+    assert record.solver_version == solvers.availability(solver)[1]
+    if expected == "optimal":
+        assert record.gap == 0.0
+
+
+def test_unknown_solvers_are_user_errors():
+    from pyomo_puzzles.errors import UserError
+
+    with pytest.raises(UserError, match="unknown solver 'scipp'"):
+        solvers.adapter("scipp")
+    with pytest.raises(UserError, match="Pyomo has no solver named 'nosuch'"):
+        solvers.adapter("pyomo:nosuch")
