@@ -221,9 +221,10 @@ def write_report(smk: Any) -> None:
     style = figures.FigureStyle(**dict(smk.params.style))
     out = Path(smk.output.figures).parent
     drawn = []
+    timed = runs[runs["status"] != "licence_limit"]  # a refused licence says nothing about speed
     for name, draw in (("runtime", figures.runtime_per_instance), ("performance_profile", figures.performance_profile),
                        ("cactus", figures.cactus), ("scaling", figures.scaling)):
-        drawn += [Path(p) for p in draw(runs, style, out / name)]
+        drawn += [Path(p) for p in draw(timed, style, out / name)]
     records.write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn]})
     counts = counts_table(list(smk.input.counts))
     _write_table(counts, smk.output.counts, "to_csv")

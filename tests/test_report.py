@@ -86,6 +86,19 @@ def test_shifted_geometric_mean_by_hand():
 
 # --- summary -------------------------------------------------------------------------------
 
+def test_licence_and_memory_limits_are_counted_apart():
+    """A run a size-limited licence refused says nothing about speed: counted, not timed.
+    A memory-limited run is unsolved and counts at the time limit like a timeout."""
+    frame = pd.DataFrame([run("packing/a", "gurobi", "placement", "optimal", 1.0, checked=True, time_limit=10.0),
+                          run("packing/b", "gurobi", "placement", "licence_limit", 0.1, time_limit=10.0),
+                          run("packing/c", "gurobi", "placement", "memory_limit", 2.0, time_limit=10.0)])
+    row = tables.summary(frame).iloc[0]
+    assert (row["runs"], row["solved"], row["licence_limits"], row["memory_limits"], row["errors"]) == (3, 1, 1, 1, 0)
+    assert row["sgm_time"] == pytest.approx((2 * 11) ** 0.5 - 1)  # 1 s and 10 s (memory limit), shift 1
+    assert row["median_time"] == pytest.approx(5.5)
+
+
+
 def test_summary_numbers_by_hand(runs):
     summary = tables.summary(runs)
     assert list(summary.columns) == list(tables.SUMMARY_COLUMNS)
@@ -256,7 +269,7 @@ def test_write_report(runs, tmp_path):
     text = out.read_text()
     assert text.startswith("# ")
     assert "| solvers.highs | 1.15.1 |" in text and "| config.instances | packing/p1, packing/p2 |" in text
-    assert "| highs | placement | 3 | 3 | 3 | 0 | 0 | 3.00 | 3.00 | 3 | 0 |" in text
-    assert "| cbc | cell_assignment | 3 | 3 | 1 | 1 | 1 | 4.66 | 10.0 | 1 | 0 |" in text
+    assert "| highs | placement | 3 | 3 | 3 | 0 | 0 | 0 | 0 | 3.00 | 3.00 | 3 | 0 |" in text
+    assert "| cbc | cell_assignment | 3 | 3 | 1 | 1 | 1 | 0 | 0 | 4.66 | 10.0 | 1 | 0 |" in text
     assert "![Cactus](figures/cactus.png)" in text and "[PDF](figures/cactus.pdf)" in text
     assert "s = 1 s" in text

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import INSTALLED, run_cli
+from conftest import INSTALLED, run_cli, solver_params
 from pyomo_puzzles.core import instances, records, run, solvers
 from pyomo_puzzles.solvers.cpsat import WORKER
 
@@ -142,3 +142,80 @@ def test_a_model_with_every_variable_fixed(solver, right_hand_side, expected):
     outcome = solvers.SolverSession(solver, model, time_limit=30).solve()
     assert outcome.status == expected
     assert outcome.has_solution == (expected == "optimal")
+
+
+def test_memory_limit_stops_a_run_and_records_it(pentominoes):
+    """The forked run starts with this process's memory (well over 20 MiB): the first
+    measurement is over the limit, so the run is killed and recorded, not lost."""
+    record = run.run(pentominoes, "placement", "highs", time_limit=30, isolate=True, memory_limit_mb=20)
+    assert record.status == "memory_limit" and record.killed
+    assert record.peak_memory_mb > 20 and "memory limit 20 MiB" in record.message
+
+
+def test_peak_memory_counts_what_the_run_allocates(monkeypatch):
+    """A decode that touches 400 MiB must show in the run's peak resident memory."""
+    import dataclasses
+
+    instance = instances.load("packing/l_tromino_cube")
+    form = instance.family.formulations["placement"]
+
+    def hungry_decode(spec, model):
+        block = bytearray(400 * 2 ** 20)
+        block[::4096] = b"x" * len(block[::4096])  # touch every page
+        return form.decode(spec, model)
+
+    baseline = run.run(instance, "placement", "highs", time_limit=30)
+    monkeypatch.setitem(instance.family.formulations, "placement", dataclasses.replace(form, decode=hungry_decode))
+    hungry = run.run(instance, "placement", "highs", time_limit=30)
+    assert hungry.checked and baseline.checked
+    assert hungry.peak_memory_mb - baseline.peak_memory_mb > 350
+
+
+@pytest.mark.parametrize("solver", solver_params(("highs", "cbc")))
+def test_seed_reaches_count(solver):
+    from pyomo_puzzles.core.enumerate import count_solutions
+
+    result = count_solutions(instances.load("packing/l_tromino_cube"), "placement", solver,
+                             up_to_symmetry=True, seed=5)
+    # ground truth: 5,328 tilings, 111 up to the cube's 48 symmetries
+    assert result.complete and (result.classes, result.solutions, result.seed) == (111, 5328, 5)
+
+
+def test_scip_counts_persistently():
+    if not solvers.availability("scip")[0]:
+        pytest.skip(f"scip not installed: {solvers.availability('scip')[1]}")
+    from pyomo_puzzles.core.enumerate import count_solutions
+
+    cube = count_solutions(instances.load("packing/l_tromino_cube"), "placement", "scip", up_to_symmetry=True)
+    assert cube.complete and (cube.classes, cube.solutions) == (111, 5328)
+    # the rotations model has rows without variables (Pyomo's SCIP interface cannot take them)
+    towers = count_solutions(instances.load("instant_insanity/parker_brothers"), "rotations", "scip",
+                             up_to_symmetry=True)
+    assert towers.complete and (towers.classes, towers.solutions) == (2, 8)
+
+
+def test_permutation_is_the_same_problem_in_another_order():
+    import numpy as np
+    import scipy.sparse as sp
+
+    from pyomo_puzzles.core.linear_form import linear_form, permuted
+
+    instance = instances.load("packing/iq_twist/challenge_30")
+    model = run.build_model(instance, run.choose_formulation(instance, "placement"))
+    form = linear_form(model)
+    shape = (len(form.row_lower), len(form.columns))
+    matrix = sp.csc_matrix((form.value, form.index, form.start), shape=shape).toarray()
+    one, rows, cols = permuted(form, 1)
+    again, rows_again, cols_again = permuted(form, 1)
+    other, rows_other, _ = permuted(form, 2)
+    assert (rows == rows_again).all() and (cols == cols_again).all()  # reproducible
+    assert not (rows == np.arange(shape[0])).all() and not (rows == rows_other).all()
+    permuted_matrix = sp.csc_matrix((one.value, one.index, one.start), shape=shape).toarray()
+    assert (permuted_matrix == matrix[rows][:, cols]).all()
+    assert (one.row_upper == form.row_upper[rows]).all() and [id(v) for v in one.columns] == \
+        [id(form.columns[j]) for j in cols]
+    records = [run.run(instance, "placement", "highs", time_limit=60, isolate=False, permutation=k)
+               for k in (0, 1, 2)]
+    assert [r.status for r in records] == ["optimal"] * 3 and all(r.checked for r in records)
+    outlines = {frozenset(frozenset(map(tuple, piece["cells"])) for piece in r.solution["pieces"]) for r in records}
+    assert len(outlines) == 1  # the challenge has one covering (ring variants may differ)

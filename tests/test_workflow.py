@@ -156,3 +156,42 @@ def test_missing_solver_is_reported_and_skipped(tmp_path):
     assert "solver glpk is not installed, skipped" in done.stderr
     # smoke: 3 runs per solver in batches of 4; without GLPK the 3 HiGHS runs make one batch
     assert re.search(r"solve_batch\s+1\n", done.stdout), done.stdout[-1500:]
+
+
+VARIABILITY = """\
+instances: [packing/l_tromino_cube]
+formulations: [placement]
+solvers: [highs, glpk]
+seeds: [1, 2]
+permutations: [0, 3]
+repeats: 1
+time_limit: 20
+threads: 1
+batch: 8
+memory_limit_mb: 4000
+"""
+
+
+def test_seeds_and_permutations_are_dimensions_of_the_matrix(tmp_path):
+    config = tmp_path / "variability.yaml"
+    config.write_text(VARIABILITY)
+    results = tmp_path / "results"
+    done = snakemake(results, configfile=str(config))
+    assert done.returncode == 0, done.stderr[-3000:]
+    installed = [s for s in ("highs", "glpk") if solvers.availability(s)[0]]
+    records = [json.loads(p.read_text()) for p in results.glob("runs/**/*.json")]
+    cells = {(r["solver"], r["seed"], r["permutation"]) for r in records}
+    assert cells == {(s, seed, perm) for s in installed for seed in (1, 2) for perm in (0, 3)}
+    for record in records:
+        jsonschema.validate(record, RUN_RECORD_SCHEMA)
+        assert record["status"] == "optimal" and record["checked"] is True, record["message"]
+        assert record["host"] and record["memory_limit_mb"] == 4000 and record["peak_memory_mb"] > 10
+    assert (results / "runs/packing/l_tromino_cube/placement/highs/seed2-perm3-repeat1.json").exists()
+    hosts = [json.loads(p.read_text()) for p in results.glob("hosts/*.json")]
+    assert [h["host"] for h in hosts] == [records[0]["host"]] and hosts[0]["cores"] >= 1
+    runs = pd.read_parquet(results / "tables/runs.parquet")
+    assert sorted(zip(runs.solver, runs.seed, runs.permutation)) == sorted(cells)
+    again = snakemake(results, "--forcerun", "solve_batch", configfile=str(config))
+    assert again.returncode == 0, again.stderr[-3000:]
+    log = (results / "logs/batches/batch0.log").read_text()
+    assert log.count("kept (finished earlier)") == len(cells)

@@ -7,6 +7,9 @@ Conventions (used by the figures and the report page too):
 * A run's time for statistics is its ``wall_time`` if it was solved, else its time limit
   (the time is *censored* at the limit: timeouts, errors and unchecked solutions all count
   at the limit). A run without a time limit of its own uses the largest limit in the table.
+* A run with status ``licence_limit`` (a commercial solver's size-limited licence refused the
+  model) says nothing about the solver's speed: it is counted apart and left out of the
+  time statistics. ``memory_limit`` runs are unsolved and count at the time limit.
 * The shifted geometric mean of times ``t_1..t_n`` with shift ``s = SHIFT_SECONDS = 1 s`` is
   ``exp(mean(log(t_i + s))) - s``; the shift keeps sub-second runs from dominating the mean.
 """
@@ -27,10 +30,11 @@ OBJECTIVE_TOLERANCE = 1e-6
 """A run's objective agrees with the known one if |objective - known| <= 1e-6 * max(1, |known|)."""
 
 SUMMARY_COLUMNS = ("solver", "formulation", "runs", "instances", "solved", "timeouts", "errors",
-                   "sgm_time", "median_time", "known_checked", "known_mismatch")
+                   "licence_limits", "memory_limits", "sgm_time", "median_time", "known_checked", "known_mismatch")
 
 _HEADERS = {"solver": "Solver", "formulation": "Formulation", "runs": "Runs", "instances": "Instances",
-            "solved": "Solved", "timeouts": "Timeouts", "errors": "Errors", "sgm_time": "SGM time [s]",
+            "solved": "Solved", "timeouts": "Timeouts", "errors": "Errors",
+            "licence_limits": "Licence limit", "memory_limits": "Memory limit", "sgm_time": "SGM time [s]",
             "median_time": "Median time [s]", "known_checked": "Known ok", "known_mismatch": "Known mismatch"}
 _TIME_COLUMNS = ("sgm_time", "median_time")
 
@@ -138,8 +142,9 @@ def summary(runs: pd.DataFrame) -> pd.DataFrame:
 
     Columns: ``runs`` (rows, all repeats), ``instances`` (distinct instances), ``solved``
     (runs solved, see `solved`), ``timeouts`` (runs with status time_limit), ``errors``
-    (runs with status error), ``sgm_time`` (shifted geometric mean, shift 1 s, of the
-    censored time over runs), ``median_time`` (median censored time over runs),
+    (runs with status error), ``licence_limits`` / ``memory_limits`` (runs with those
+    statuses), ``sgm_time`` (shifted geometric mean, shift 1 s, of the censored time over
+    runs, licence-limited runs left out), ``median_time`` (median censored time, likewise),
     ``known_checked`` / ``known_mismatch`` (runs whose answer agreed / disagreed with the
     instance's known answer, see `known_agreement`).
     """
@@ -147,17 +152,20 @@ def summary(runs: pd.DataFrame) -> pd.DataFrame:
     table = pd.DataFrame({
         "solver": _column(runs, "solver").astype(str), "formulation": _column(runs, "formulation").astype(str),
         "instance": _column(runs, "instance"), "solved": solved(runs),
-        "timeout": status == "time_limit", "error": status == "error", "time": censored_time(runs),
+        "timeout": status == "time_limit", "error": status == "error",
+        "licence": status == "licence_limit", "memory": status == "memory_limit", "time": censored_time(runs),
     }, index=runs.index)
     agreement = known_agreement(runs)
     table["agree"], table["mismatch"] = agreement == "agree", agreement == "mismatch"
     rows = []
     for (solver, formulation), group in table.groupby(["solver", "formulation"], sort=True):
+        timed = group.loc[~group["licence"], "time"]
         rows.append({
             "solver": solver, "formulation": formulation, "runs": len(group),
             "instances": group["instance"].nunique(), "solved": int(group["solved"].sum()),
             "timeouts": int(group["timeout"].sum()), "errors": int(group["error"].sum()),
-            "sgm_time": shifted_geometric_mean(group["time"]), "median_time": float(group["time"].median()),
+            "licence_limits": int(group["licence"].sum()), "memory_limits": int(group["memory"].sum()),
+            "sgm_time": shifted_geometric_mean(timed), "median_time": float(timed.median()),
             "known_checked": int(group["agree"].sum()), "known_mismatch": int(group["mismatch"].sum()),
         })
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
@@ -207,8 +215,9 @@ def summary_caption() -> str:
     """The LaTeX caption: what solved means, the censoring at the limit, and the shift."""
     return (
         "Runs per solver and formulation. Solved: optimal with a checked solution, or proven "
-        "infeasible. Times are wall-clock seconds per run; runs not solved (timeouts, errors) "
-        "count at the time limit. SGM: shifted geometric mean "
+        "infeasible. Times are wall-clock seconds per run; runs not solved (timeouts, errors, "
+        "memory limit) count at the time limit; runs refused by a size-limited licence are "
+        "counted apart and left out of the times. SGM: shifted geometric mean "
         r"$\exp\bigl(\frac{1}{n}\sum_i \ln(t_i + s)\bigr) - s$ with shift "
         rf"$s = {SHIFT_SECONDS:g}$\,s. Known answer: runs whose answer agreed with / differed from "
         "the instance's known answer."
@@ -218,7 +227,8 @@ def summary_caption() -> str:
 _LATEX_LAYOUT = (  # column: (group heading, column heading); grouped columns share a heading
     ("solver", ("", "Solver")), ("formulation", ("", "Formulation")), ("instances", ("", "Instances")),
     ("runs", ("Runs", "all")), ("solved", ("Runs", "solved")), ("timeouts", ("Runs", "timeout")),
-    ("errors", ("Runs", "error")), ("sgm_time", ("Time [s]", "SGM")), ("median_time", ("Time [s]", "median")),
+    ("errors", ("Runs", "error")), ("licence_limits", ("Runs", "licence")),
+    ("memory_limits", ("Runs", "memory")), ("sgm_time", ("Time [s]", "SGM")), ("median_time", ("Time [s]", "median")),
     ("known_checked", ("Known answer", "agree")), ("known_mismatch", ("Known answer", "differ")),
 )
 

@@ -62,7 +62,14 @@ class LegacySession:
         has_solution = claimed in usable or (
             claimed == LegacySS.stoppedByLimit and finite(results.problem.upper_bound) is not None)
         if has_solution:
-            self.model.solutions.load_from(results)
+            import logging
+
+            quiet = logging.getLogger("pyomo.core")  # "loading ... with an 'aborted' status" at a limit
+            level, quiet.level = quiet.level, logging.ERROR
+            try:
+                self.model.solutions.load_from(results)
+            finally:
+                quiet.setLevel(level)
         tc = results.solver.termination_condition
         status = self._status(tc, has_solution, elapsed)
         incumbent, bound = finite(results.problem.upper_bound), finite(results.problem.lower_bound)
