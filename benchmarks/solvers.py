@@ -9,7 +9,8 @@ through the framework (`core.run.run`: build, solve, decode, independent check).
 
 Printed per solver and family: runs solved (optimal and checked, or proven infeasible),
 the shifted geometric mean of the run's wall time (unsolved runs at the time limit; shift
-given by --shift, default 10 ms, as the runs are short), its ratio to HiGHS's, and the
+given by --shift, default 10 ms, as the runs are short; runs a size-limited licence
+refused are left out of the times and shown as licence_limit), its ratio to HiGHS's, and the
 median over instances of (max time / min time over the seeds): how much of a solver's
 time on one instance is luck (GLPK has no seed: its spread is the machine's noise).
 
@@ -94,7 +95,8 @@ def main() -> None:
                     record = run.run(instance, formulation, solver, args.time_limit, 1, isolate=True, seed=seed)
                     ok = solved(record)
                     key = (solver, family, instance.name)
-                    times.setdefault(key, []).append(record.wall_time if ok else args.time_limit)
+                    if record.status != "licence_limit":  # says nothing about speed
+                        times.setdefault(key, []).append(record.wall_time if ok else args.time_limit)
                     solved_runs[(solver, family)] = solved_runs.get((solver, family), 0) + ok
                     statuses.setdefault((solver, family, record.status), 0)
                     statuses[(solver, family, record.status)] += 1
@@ -108,12 +110,17 @@ def main() -> None:
         for solver in available:
             keys = [k for k in times if k[0] == solver and (family == "all" or k[1] == family)]
             flat = [t for k in keys for t in times[k]]
+            refused = sum(n for (s, f, st), n in statuses.items()
+                          if s == solver and st == "licence_limit" and (family == "all" or f == family))
             if not flat:
+                if refused:
+                    print(f"{family:17s} {solver:8s} every run refused by the licence (licence_limit {refused})")
                 continue
             mean = sgm(flat, args.shift)
             if solver == "highs":
                 reference = mean
             count = sum(v for (s, f), v in solved_runs.items() if s == solver and (family == "all" or f == family))
+            count_all = sum(n for (s, f, _), n in statuses.items() if s == solver and (family == "all" or f == family))
             spread = statistics.median(max(times[k]) / min(times[k]) for k in keys)
             ratio = f"{mean / reference:8.2f}" if reference else f"{'--':>8s}"
             counted: dict = {}
@@ -121,7 +128,7 @@ def main() -> None:
                 if s == solver and (family == "all" or f == family) and st != "optimal":
                     counted[st] = counted.get(st, 0) + n
             status = ", ".join(f"{st} {n}" for st, n in sorted(counted.items()))
-            print(f"{family:17s} {solver:8s} {count:4d}/{len(flat):<4d} {mean * 1000:10.1f} {ratio} "
+            print(f"{family:17s} {solver:8s} {count:4d}/{count_all:<4d} {mean * 1000:10.1f} {ratio} "
                   f"{spread:19.2f}  {status}")
 
 

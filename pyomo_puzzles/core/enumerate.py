@@ -136,7 +136,7 @@ class _Fixing:
         self.changed = []
 
 
-def count_solutions(instance: Instance, formulation: str | None = None, solver: str = "highs",
+def count_solutions(instance: Instance, formulation: str | None = None, solver: str | None = None,
                     up_to_symmetry: bool = False, time_limit: float | None = None,
                     threads: int | None = 1, limit: int | None = None,
                     keep_solutions: bool = False, restrict: bool = True, split: int | None = None,
@@ -150,6 +150,7 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
     is the number of partitions to split the search on (0: none; None: as many as keep
     the number of parts at most `MAX_PARTS`). `seed` is the solver's random seed.
     """
+    solver = solver or solvers.default_name()
     form = choose_formulation(instance, formulation)
     if form.solution_vars is None:
         raise UserError(f"formulation '{form.name}' cannot enumerate solutions; use another "

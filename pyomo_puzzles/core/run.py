@@ -312,7 +312,7 @@ def _run_isolated(instance: Instance, form: registry.Formulation, solver: str,
     return record
 
 
-def run(instance: Instance, formulation: str | None = None, solver: str = "highs",
+def run(instance: Instance, formulation: str | None = None, solver: str | None = None,
         time_limit: float | None = 60.0, threads: int | None = 1,
         isolate: bool = True, *, seed: int | None = None, permutation: int = 0,
         gap: float | None = None, memory_limit_mb: float | None = None) -> RunRecord:
@@ -324,9 +324,10 @@ def run(instance: Instance, formulation: str | None = None, solver: str = "highs
     recorded. See `RunOptions` for the other settings. Errors the user can fix (unknown
     solver, solver missing, formulation that does not apply) raise `UserError` instead. A
     family's reference solver (e.g. ``dlx`` for packing) is run instead of the integer
-    program when named as `solver`.
+    program when named as `solver`; no `solver` means `solvers.default_name()`.
     """
     options = RunOptions(time_limit, threads, seed, permutation, gap, memory_limit_mb)
+    solver = solver or solvers.default_name()
     if memory_limit_mb is not None and not isolate:
         raise UserError("a memory limit needs an isolated run")
     reference = instance.family.reference_solvers.get(solver)

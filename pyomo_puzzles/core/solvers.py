@@ -165,6 +165,11 @@ def names() -> tuple[str, ...]:
     return tuple(a.name for a in ordered)
 
 
+def default_name() -> str:
+    """The solver used when none is named: the registered MIP solver listed first."""
+    return names()[0]
+
+
 def is_known(name: str) -> bool:
     _discover()
     return name in _ADAPTERS or (":" in name and name.split(":", 1)[0] in _PREFIXES)

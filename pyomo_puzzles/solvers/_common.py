@@ -14,19 +14,27 @@ def first_line(error: BaseException) -> str:
 
 @contextmanager
 def quiet_stdout(active: bool = True):
-    """Silence what a solver library prints on the process's standard output (licence
-    banners and size notices of the commercial solvers), so that the CLI prints only the
-    framework's lines."""
+    """Silence what a solver library prints (licence banners and size notices of the
+    commercial solvers, from C on file descriptors 1 and 2 or from Python on sys.stdout
+    and sys.stderr), so that the CLI prints only the framework's lines; the solver's errors
+    still reach the caller as exceptions."""
     if not active:
         yield
         return
+    import contextlib
+    import io
+
     sys.stdout.flush()
-    saved = os.dup(1)
+    sys.stderr.flush()
+    saved = {fd: os.dup(fd) for fd in (1, 2)}
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
+    for fd in saved:
+        os.dup2(devnull, fd)
     os.close(devnull)
     try:
-        yield
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            yield
     finally:
-        os.dup2(saved, 1)
-        os.close(saved)
+        for fd, copy in saved.items():
+            os.dup2(copy, fd)
+            os.close(copy)
