@@ -209,34 +209,22 @@ def cmd_design(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return value
+def _checked(convert, noun: str, accept, requirement: str):
+    """An argparse type: `convert` the text, then require `accept(value)`."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not {noun}: {text!r}") from None
+        if not accept(value):
+            raise argparse.ArgumentTypeError(requirement)
+        return value
+    return parse
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return value
-
-
-def _natural(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value
+_positive_float = _checked(float, "a number", lambda v: v > 0, "must be positive")
+_positive_int = _checked(int, "a whole number", lambda v: v > 0, "must be positive")
+_natural = _checked(int, "a whole number", lambda v: v >= 0, "must be 0 or more")
 
 
 def _solver_options(parser: argparse.ArgumentParser, time_limit: float | None) -> None:

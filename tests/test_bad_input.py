@@ -47,6 +47,8 @@ def test_bad_data_file_gives_one_line_error(write_instance, text, field, words):
     (["solve", "packing/l_tromino_cube", "--formulation", "cells"], "unknown formulation 'cells'"),
     (["count", "packing/l_tromino_cube", "-f", "cell_assignment"], "cannot enumerate"),
     (["export", "packing/l_tromino_cube", "--format", "xls"], "unknown export format"),
+    (["solve", "packing/l_tromino_cube", "--solver", "pyomo:nosuch"], "Pyomo has no solver named 'nosuch'"),
+    (["count", "packing/l_tromino_cube", "--solver", "scipp"], "unknown solver 'scipp'"),
 ])
 def test_bad_arguments_give_one_line_error(args, words):
     result = run_cli(*args)
@@ -57,6 +59,18 @@ def test_bad_arguments_give_one_line_error(args, words):
 def test_bad_time_limit_is_rejected_by_the_parser():
     result = run_cli("solve", "packing/l_tromino_cube", "--time-limit", "-3")
     assert result.returncode == 2 and "must be positive" in result.stderr
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--threads", "0", "argument --threads: must be positive"),
+    ("--seed", "-1", "argument --seed: must be 0 or more"),
+    ("--permutation", "two", "argument --permutation: not a whole number: 'two'"),
+    ("--memory-limit", "0", "argument --memory-limit: must be positive"),
+    ("--gap", "-0.1", "argument --gap: must be positive"),
+])
+def test_impossible_numbers_are_rejected_naming_the_option(option, value, words):
+    result = run_cli("solve", "packing/l_tromino_cube", option, value)
+    assert result.returncode == 2 and words in result.stderr and "Traceback" not in result.stderr
 
 
 def test_check_with_broken_solution_file(tmp_path):

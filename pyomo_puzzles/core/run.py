@@ -338,6 +338,9 @@ def run(instance: Instance, formulation: str | None = None, solver: str | None =
         record = reference.run(instance, time_limit)
         record.host = socket.gethostname()
         return record
+    if not solvers.is_known(solver) and ":" not in solver:
+        known = ", ".join(solvers.names() + tuple(instance.family.reference_solvers))
+        raise UserError(f"unknown solver '{solver}' (choose from {known}, pyomo:NAME)")
     solvers.require(solver)
     form = choose_formulation(instance, formulation)
     if isolate:
