@@ -139,9 +139,9 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
     except ConfigError as error:
         raise ConfigError("counts." + error.key, error.message) from None
     for i, name in enumerate(section["solvers"]):
-        if not solvers.is_known(name):
-            raise ConfigError(f"counts.solvers[{i}]", f"{name!r} cannot count (counting needs a solver of the "
-                              "integer program, not a reference method)")
+        if not solvers.is_known(name) or ":" in name:
+            raise ConfigError(f"counts.solvers[{i}]", f"{name!r} cannot count (counting takes a registered "
+                              "solver of the integer program, not a reference method or pyomo:NAME)")
     if generated:
         raise ConfigError("counts.instances", "counting takes shipped instances (names or globs)")
     chosen = available_solvers({"solvers": section["solvers"]}, report)

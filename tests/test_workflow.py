@@ -131,6 +131,12 @@ def test_killed_pipeline_resumes_without_redoing_finished_runs(tmp_path):
     (["instances=[packing/no_such_board]"], "instances[0]"),
     (["counts={instances: [instant_insanity/parker_brothers], formulations: [rotatons], solvers: [highs]}"],
      "counts.formulations[0]"),
+    (["seeds=[-1]"], "seeds.0"),
+    (["permutations=[1, 1]"], "permutations"),
+    (["memory_limit_mb=0"], "memory_limit_mb"),
+    (["solvers=[pyomo:nosuch]"], "solvers[0]"),
+    (["counts={instances: [instant_insanity/parker_brothers], formulations: [rotations], solvers: [pyomo:glpk]}"],
+     "counts.solvers[0]"),
 ])
 def test_configuration_typos_stop_before_anything_runs(tmp_path, extra, key):
     done = snakemake(tmp_path / "results", "--config", *extra)
