@@ -22,6 +22,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     from pyomo_puzzles.core import instances, registry, solvers
 
     print("Families and formulations:")
+    for name, problem in registry.broken_plugins().items():
+        print(f"  BROKEN family plugin {name}: {problem}")
     for fam in registry.families().values():
         print(f"  {fam.name}: {fam.summary}")
         for form in fam.formulations.values():

@@ -122,9 +122,20 @@ class Family:
 
 
 _FAMILIES: dict[str, Family] = {}
+_BROKEN: dict[str, str] = {}
+ENTRY_POINT_GROUP = "pyomo_puzzles.families"
+"""Installed distributions add families through this entry-point group: the entry point is
+a module that calls `register` when imported, or a `Family` object."""
+
+
+class NameClash(UserError):
+    """A family registered under a name another family already has."""
 
 
 def register(family: Family) -> Family:
+    known = _FAMILIES.get(family.name)
+    if known is not None and known is not family:
+        raise NameClash(f"a family named '{family.name}' is registered already")
     _FAMILIES[family.name] = family
     return family
 
@@ -132,11 +143,28 @@ def register(family: Family) -> Family:
 @lru_cache(maxsize=None)
 def _discover() -> None:
     """Import every family package once (a family imported directly before this registers
-    itself, but the others must still be found)."""
+    itself, but the others must still be found), then the plugins of the entry-point group;
+    a broken plugin is noted in `broken_plugins` and does not stop the others."""
     import pyomo_puzzles.families as package
 
     for module in pkgutil.iter_modules(package.__path__):
         importlib.import_module(f"{package.__name__}.{module.name}")
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            loaded = point.load()
+            if isinstance(loaded, Family):
+                register(loaded)
+        except Exception as error:  # noqa: BLE001 - one broken plugin must not stop the rest
+            where = getattr(point.dist, "name", None) or point.value
+            _BROKEN[point.name] = f"{where} ({point.value}): {type(error).__name__}: {error}".splitlines()[0]
+
+
+def broken_plugins() -> dict[str, str]:
+    """Family plugins that failed to load: entry-point name -> what went wrong, in one line."""
+    _discover()
+    return dict(_BROKEN)
 
 
 def families() -> dict[str, Family]:

@@ -1,0 +1,126 @@
+"""Families from other distributions, found through the entry-point group
+``pyomo_puzzles.families``: a working plugin gets `list` and `solve` with the independent
+check; a broken one is reported in one line and does not stop the others.
+
+The plugins here are real installed distributions as far as Python can tell: a module and a
+``*.dist-info`` folder with ``entry_points.txt`` on ``PYTHONPATH``, run in a fresh process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from pathlib import Path
+
+from conftest import run_cli
+
+# A knapsack family in the fewest hooks: pick items of total weight at most the capacity,
+# with the largest total value. Its checker is plain Python and recomputes both sums.
+KNAPSACK = '''
+"""Knapsack, a plugin family written outside pyomo-puzzles."""
+from pathlib import Path
+
+import pyomo.environ as pyo
+
+from pyomo_puzzles.core.registry import Family, Formulation, register
+
+SCHEMA = {"type": "object", "additionalProperties": False, "required": ["puzzle", "capacity", "items"],
+          "properties": {"puzzle": {"const": "knapsack"}, "capacity": {"type": "integer", "minimum": 0},
+                         "items": {"type": "array", "items": {"type": "array", "items": {"type": "integer"},
+                                                              "minItems": 2, "maxItems": 2}},
+                         "known": {"type": "object"}}}
+
+
+def load(data, path):
+    return {"capacity": data["capacity"], "items": [tuple(i) for i in data["items"]]}
+
+
+def build_model():
+    """max sum_i v_i x_i  s.t.  sum_i w_i x_i <= C,  x binary."""
+    m = pyo.AbstractModel()
+    m.I = pyo.Set()
+    m.w = pyo.Param(m.I)
+    m.v = pyo.Param(m.I)
+    m.C = pyo.Param()
+    m.x = pyo.Var(m.I, domain=pyo.Binary)
+    m.value = pyo.Objective(rule=lambda m: sum(m.v[i] * m.x[i] for i in m.I), sense=pyo.maximize)
+    m.capacity = pyo.Constraint(rule=lambda m: sum(m.w[i] * m.x[i] for i in m.I) <= m.C)
+    return m
+
+
+def model_data(spec):
+    items = range(len(spec["items"]))
+    return {None: {"I": {None: list(items)}, "C": {None: spec["capacity"]},
+                   "w": {i: spec["items"][i][0] for i in items}, "v": {i: spec["items"][i][1] for i in items}}}
+
+
+def decode(spec, model):
+    return {"chosen": [i for i in model.I if pyo.value(model.x[i]) > 0.5]}
+
+
+def check(spec, solution):
+    chosen = solution["chosen"]
+    weight = sum(spec["items"][i][0] for i in chosen)
+    return [] if weight <= spec["capacity"] and len(set(chosen)) == len(chosen) else ["over capacity"]
+
+
+FAMILY = register(Family(
+    name="knapsack", summary="0-1 knapsack (a plugin)", schema=SCHEMA, load=load,
+    formulations={"binary": Formulation("binary", "one binary per item", build_model, model_data, decode)},
+    default_formulation="binary", check=check, solution_key=lambda s: tuple(sorted(s["chosen"])),
+    symmetry_images=lambda spec, s: [s], draw=lambda spec, s, path: None,
+    instances_dir=Path(__file__).parent / "no_instances"))
+'''
+
+
+def install_plugin(site: Path, dist: str, module: str, source: str, value: str) -> None:
+    """A module and its distribution's metadata with one entry point, as pip would leave them."""
+    (site / f"{module}.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    info = site / f"{dist}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[pyomo_puzzles.families]\n{module} = {value}\n", encoding="utf-8")
+
+
+def plugin_env(site: Path) -> dict:
+    return dict(os.environ, PYTHONPATH=str(site) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def test_plugin_family_is_listed_solved_and_checked(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    install_plugin(site, "knapsack-plugin", "knapsack_plugin", KNAPSACK, "knapsack_plugin")
+    instance = tmp_path / "bag.yaml"
+    # weights/values: the best is items 1 and 2 (weight 9, value 13); ground truth by hand
+    instance.write_text("puzzle: knapsack\ncapacity: 9\nitems: [[5, 6], [4, 6], [5, 7], [6, 7]]\n")
+    env = plugin_env(site)
+    listing = run_cli("list", env=env)
+    assert listing.returncode == 0 and "knapsack: 0-1 knapsack (a plugin)" in listing.stdout
+    solved = run_cli("solve", instance, "--output", tmp_path / "run.json", env=env)
+    assert solved.returncode == 0, solved.stderr
+    record = json.loads((tmp_path / "run.json").read_text())
+    assert record["status"] == "optimal" and record["checked"] is True and record["objective"] == 13
+    assert sorted(record["solution"]["chosen"]) == [1, 2]
+    typo = tmp_path / "typo.yaml"
+    typo.write_text("puzzle: knapsack\ncapacty: 9\nitems: [[5, 6]]\n")
+    refused = run_cli("solve", typo, env=env)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "capacty" in refused.stderr
+
+
+def test_broken_plugins_are_reported_in_one_line_and_the_rest_works(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    install_plugin(site, "broken-plugin", "broken_plugin", "import no_such_module_here\n", "broken_plugin")
+    clash = KNAPSACK.replace('name="knapsack"', 'name="packing"')
+    install_plugin(site, "clash-plugin", "clash_plugin", clash, "clash_plugin")
+    env = plugin_env(site)
+    listing = run_cli("list", env=env)
+    assert listing.returncode == 0, listing.stderr
+    lines = [line for line in listing.stdout.splitlines() if "BROKEN family plugin" in line]
+    assert len(lines) == 2
+    assert any("broken-plugin" in line and "No module named 'no_such_module_here'" in line for line in lines)
+    assert any("clash-plugin" in line and "a family named 'packing' is registered already" in line
+               for line in lines)
+    solved = run_cli("solve", "packing/l_tromino_cube", env=env)
+    assert solved.returncode == 0 and "solution checked" in solved.stdout
