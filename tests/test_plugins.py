@@ -124,3 +124,47 @@ def test_broken_plugins_are_reported_in_one_line_and_the_rest_works(tmp_path):
                for line in lines)
     solved = run_cli("solve", "packing/l_tromino_cube", env=env)
     assert solved.returncode == 0 and "solution checked" in solved.stdout
+
+
+FORMULATION_FILE = '''
+"""Placement, written outside the package{note}."""
+from pyomo_puzzles.families.packing import model_placement
+from pyomo_puzzles.families.packing.model_placement import build_model, model_data  # noqa: F401
+
+FAMILY = "packing"
+
+
+def decode(spec, model):
+    solution = model_placement.decode(spec, model)
+    solution["pieces"] = solution["pieces"]{cut}
+    return solution
+'''
+
+
+def test_a_formulation_in_a_plain_file_gets_the_family_checker(tmp_path):
+    good = tmp_path / "my_models.py"
+    good.write_text(FORMULATION_FILE.format(note="", cut=""))
+    done = run_cli("solve", "packing/l_tromino_cube", "-f", f"{good}:placement_copy", "-o", tmp_path / "r.json")
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "r.json").read_text())
+    assert record["formulation"] == "placement_copy" and record["checked"] is True
+    wrong = tmp_path / "wrong_models.py"
+    wrong.write_text(FORMULATION_FILE.format(note=" (drops a piece when decoding)", cut="[1:]"))
+    caught = run_cli("solve", "packing/l_tromino_cube", "-f", f"{wrong}:placement_wrong", "-o", tmp_path / "w.json")
+    assert caught.returncode == 1
+    record = json.loads((tmp_path / "w.json").read_text())
+    assert record["status"] == "error" and record["checked"] is False
+    assert record["message"].startswith("solution failed the independent check")
+
+
+def test_bad_formulation_files_are_one_line_errors(tmp_path):
+    hookless = tmp_path / "hookless.py"
+    hookless.write_text("def build_model():\n    pass\n")
+    broken = tmp_path / "broken.py"
+    broken.write_text("import no_such_module_here\n")
+    cases = [(f"{tmp_path / 'missing.py'}:x", "no such file"),
+             (f"{hookless}:x", "no function 'model_data'"),
+             (f"{broken}:x", "cannot be imported: ModuleNotFoundError")]
+    for reference, words in cases:
+        done = run_cli("solve", "packing/l_tromino_cube", "-f", reference)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and words in done.stderr, done.stderr

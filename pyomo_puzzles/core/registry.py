@@ -196,10 +196,62 @@ def foreign_generator_options(name: str, options) -> list[str]:
 
 
 def formulation(fam: Family, name: str | None) -> Formulation:
+    """A formulation of `fam` by name, or from a Python file: ``path/to/file.py:NAME``."""
     name = name or fam.default_formulation
+    if ":" in name and name.split(":", 1)[0].endswith(".py"):
+        return formulation_from_file(name, fam)
     if name not in fam.formulations:
         raise UserError(
             f"unknown formulation '{name}' for {fam.name} "
-            f"(known: {', '.join(fam.formulations)})"
+            f"(known: {', '.join(fam.formulations)}, or FILE.py:NAME)"
         )
     return fam.formulations[name]
+
+
+REQUIRED_FILE_HOOKS = ("build_model", "model_data", "decode")
+
+
+@lru_cache(maxsize=None)
+def _formulation_module(path: str):
+    """Import a formulation file once per process (its AbstractModel is then declared once)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"pyomo_puzzles_user_{abs(hash(path))}", path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:  # noqa: BLE001 - the user's file: one line, not a traceback
+        raise UserError(f"{path}: cannot be imported: {type(error).__name__}: {error}".splitlines()[0]) from None
+    return module
+
+
+def formulation_from_file(reference: str, fam: Family) -> Formulation:
+    """``FILE.py:NAME``: a formulation written in a plain Python file for the family `fam`.
+
+    The file defines the hooks of `Formulation` as functions (at least build_model,
+    model_data and decode; see the `Formulation` docstring); its solutions go through the
+    family's own checker like every other formulation's, so a wrong model is caught as a
+    failed check. A file may state ``FAMILY = "name"``; it is then refused for other
+    families."""
+    path_text, name = reference.rsplit(":", 1)
+    path = Path(path_text).expanduser().resolve()
+    if not path.is_file():
+        raise UserError(f"formulation file {path_text}: no such file")
+    if not name.isidentifier():
+        raise UserError(f"formulation file {path_text}: {name!r} is not a formulation name (letters, digits, _)")
+    module = _formulation_module(str(path))
+    missing = [hook for hook in REQUIRED_FILE_HOOKS if not callable(getattr(module, hook, None))]
+    if missing:
+        raise UserError(f"formulation file {path_text}: no function '{missing[0]}' "
+                        f"(a formulation file defines {', '.join(REQUIRED_FILE_HOOKS)})")
+    family_name = getattr(module, "FAMILY", fam.name)
+    if family_name != fam.name:
+        raise UserError(f"formulation file {path_text}: FAMILY is {family_name!r}, the instance is {fam.name}")
+    summary = (module.__doc__ or "").strip().splitlines()[0] if module.__doc__ else f"from {path.name}"
+    return _file_formulation(str(path), name, summary)
+
+
+@lru_cache(maxsize=None)
+def _file_formulation(path: str, name: str, summary: str) -> Formulation:
+    """One Formulation object per file and name (so the run's AbstractModel cache holds)."""
+    return Formulation.from_module(name, summary, _formulation_module(path))
