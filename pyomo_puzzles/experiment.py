@@ -6,7 +6,9 @@ Snakemake, and here against the registry) names:
   instances     shipped names (``packing/l_tromino_cube``), globs over shipped names
                 (``packing/iq_twist/challenge_1*``), or generators with seeds
                 (``{generator: instant_insanity, seeds: [1, 2], options: {cubes: 8}}``);
-  formulations  each is used for the instances of the families that have it (and only where
+  formulations  names, or ``FILE.py:NAME`` for a formulation in a file of yours (the file
+                states its ``FAMILY``; the path is relative to where Snakemake runs);
+                each is used for the instances of the families that have it (and only where
                 it applies, e.g. the coordinate models only for 2D boards);
   solvers       registered solvers (highs, cbc, glpk, scip, gurobi, cplex, cpsat,
                 pyomo:NAME) and reference methods (``dlx`` for packing), each used where it
@@ -58,11 +60,12 @@ class Run:
     permutation: int = 0
 
     def record_path(self, results: str) -> str:
-        """``runs/<instance>/<formulation>/<solver>/[seed<s>-][perm<p>-]repeat<k>.json``."""
+        """``runs/<instance>/<formulation>/<solver>/[seed<s>-][perm<p>-]repeat<k>.json`` (a
+        formulation file's ``FILE.py:NAME`` is filed under NAME)."""
         stem = "".join([f"seed{self.seed}-" if self.seed is not None else "",
                         f"perm{self.permutation}-" if self.permutation else "", f"repeat{self.repeat}"])
         solver = self.solver.replace(":", "_")  # pyomo:NAME
-        return f"{results}/runs/{self.instance}/{self.formulation}/{solver}/{stem}.json"
+        return f"{results}/runs/{self.instance}/{formulation_label(self.formulation)}/{solver}/{stem}.json"
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,10 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
         return []
     try:
         check_names({"formulations": section["formulations"], "solvers": section["solvers"]})
+        for i, name in enumerate(section["formulations"]):
+            if is_formulation_file(name):
+                raise ConfigError(f"formulations[{i}]", "counting takes the families' own formulations "
+                                  "(count a formulation file with 'pyomo-puzzles count -f FILE.py:NAME')")
         names, generated = expand_instances(section["instances"])
     except ConfigError as error:
         raise ConfigError("counts." + error.key, error.message) from None
@@ -150,7 +157,7 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
         fam = registry.family(name.split("/", 1)[0])
         spec = instances.load(name).spec
         for formulation in section["formulations"]:
-            form = fam.formulations.get(formulation)
+            form = family_formulation(fam, formulation)
             if form is None or form.solution_vars is None or form.applies_to(spec):
                 continue
             jobs += [CountJob(name, formulation, solver) for solver in chosen]
@@ -197,12 +204,46 @@ def _generated(entry: dict, key: str) -> list[Generated]:
             for seed in entry["seeds"]]
 
 
+def is_formulation_file(name: str) -> bool:
+    return ":" in name and name.split(":", 1)[0].endswith(".py")
+
+
+def formulation_label(name: str) -> str:
+    """The name a formulation's records carry: NAME for ``FILE.py:NAME``."""
+    return name.rsplit(":", 1)[1] if is_formulation_file(name) else name
+
+
+def family_formulation(fam: registry.Family, name: str) -> registry.Formulation | None:
+    """The formulation `name` of `fam` (a formulation file only for the family it states)."""
+    if is_formulation_file(name):
+        module_family = _file_family(name)
+        return registry.formulation(fam, name) if module_family == fam.name else None
+    return fam.formulations.get(name)
+
+
+def _file_family(name: str) -> str:
+    """The FAMILY a formulation file states (it must state one to be used in an experiment)."""
+    path = name.rsplit(":", 1)[0]
+    if not Path(path).is_file():
+        raise UserError(f"formulation file {path}: no such file")
+    module = registry._formulation_module(str(Path(path).expanduser().resolve()))
+    family = getattr(module, "FAMILY", None)
+    if family not in registry.families():
+        raise UserError(f"formulation file {path}: FAMILY must name a family for an experiment, got {family!r}")
+    return family
+
+
 def check_names(config: dict) -> None:
     """Formulations and solvers must exist somewhere (a typo is an error, not a skip)."""
     families = registry.families().values()
     known_forms = {f for fam in families for f in fam.formulations}
     for i, name in enumerate(config["formulations"]):
-        if name not in known_forms:
+        if is_formulation_file(name):
+            try:
+                registry.formulation(registry.family(_file_family(name)), name)
+            except UserError as error:
+                raise ConfigError(f"formulations[{i}]", str(error)) from None
+        elif name not in known_forms:
             raise ConfigError(f"formulations[{i}]", f"no formulation {name!r} (known: {', '.join(sorted(known_forms))})")
     references = {s for fam in families for s in fam.reference_solvers}
     for i, name in enumerate(config["solvers"]):
@@ -255,7 +296,7 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
         fam = _family_of(name, by_name)
         spec = None if name in by_name else instances.load(name).spec
         for formulation in config["formulations"]:
-            form = fam.formulations.get(formulation)
+            form = family_formulation(fam, formulation)
             if form is None:
                 continue  # a formulation of another family
             if spec is not None and form.applies_to(spec):

@@ -201,3 +201,26 @@ def test_seeds_and_permutations_are_dimensions_of_the_matrix(tmp_path):
     assert again.returncode == 0, again.stderr[-3000:]
     log = (results / "logs/batches/batch0.log").read_text()
     assert log.count("kept (finished earlier)") == len(cells)
+
+
+def test_a_formulation_file_runs_in_the_pipeline(tmp_path):
+    models = tmp_path / "my_models.py"
+    models.write_text('"""Placement, from a file."""\n'
+                      "from pyomo_puzzles.families.packing.model_placement import build_model, decode, model_data\n"
+                      'FAMILY = "packing"\n')
+    config = tmp_path / "mine.yaml"
+    config.write_text(f"instances: [packing/l_tromino_cube, instant_insanity/parker_brothers]\n"
+                      f"formulations: [placement, rotations, '{models}:placement_copy']\n"
+                      "solvers: [highs]\nrepeats: 1\ntime_limit: 20\nthreads: 1\n")
+    results = tmp_path / "results"
+    done = snakemake(results, configfile=str(config))
+    assert done.returncode == 0, done.stderr[-3000:]
+    records = {(r["instance"], r["formulation"]): r for r in
+               (json.loads(p.read_text()) for p in results.glob("runs/**/repeat1.json"))}
+    assert set(records) == {("packing/l_tromino_cube", "placement"), ("packing/l_tromino_cube", "placement_copy"),
+                            ("instant_insanity/parker_brothers", "rotations")}
+    assert all(r["checked"] is True for r in records.values())
+    assert "placement_copy" in set(pd.read_parquet(results / "tables/runs.parquet").formulation)
+    missing = snakemake(tmp_path / "r2", "--config", f"formulations=[{tmp_path}/nope.py:x]", configfile=str(config))
+    assert missing.returncode != 0 and "configuration key 'formulations[0]'" in missing.stderr
+    assert "no such file" in missing.stderr and "Traceback" not in missing.stderr
