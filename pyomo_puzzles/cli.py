@@ -242,7 +242,10 @@ def _solver_options(parser: argparse.ArgumentParser, time_limit: float | None) -
 
 
 def parser() -> argparse.ArgumentParser:
+    from pyomo_puzzles import __version__
+
     main = argparse.ArgumentParser(prog="pyomo-puzzles", description=__doc__)
+    main.add_argument("--version", action="version", version=f"pyomo-puzzles {__version__}")
     sub = main.add_subparsers(dest="command", required=True)
 
     sub.add_parser("list", help="families, formulations, shipped instances and solvers").set_defaults(func=cmd_list)
@@ -298,7 +301,7 @@ def parser() -> argparse.ArgumentParser:
 
     design = sub.add_parser("design", help="answer a puzzle-design question exactly, with proof")
     design.add_argument("family", help="e.g. instant_insanity")
-    design.add_argument("--question", "-q", type=int, required=True, help="instant_insanity: 2, 3, 4 or 5")
+    design.add_argument("--question", type=int, required=True, help="instant_insanity: 2, 3, 4 or 5")
     design.add_argument("--distinct", action="store_true", help="only sets of four different cubes")
     design.add_argument("--solver", "-s", default="highs", help="solver that confirms the witness counts")
     design.add_argument("--output", "-o", help="write the report (JSON) here")

@@ -108,3 +108,19 @@ def test_a_formulation_takes_its_hooks_from_its_module_and_keywords_replace_them
     tight = Formulation.from_module("t", "s", model_coordinates, build_model=model_coordinates.build_model_tight)
     assert tight.build_model is model_coordinates.build_model_tight
     assert tight.model_data is model_coordinates.model_data and tight.applies_to is model_coordinates.applies_to
+
+
+def test_one_version_string():
+    from importlib.metadata import version
+
+    import pyomo_puzzles
+
+    done = run_cli("--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"pyomo-puzzles {pyomo_puzzles.__version__}" == f"pyomo-puzzles {version('pyomo-puzzles')}"
+
+
+def test_short_option_q_means_quiet_only():
+    assert run_cli("design", "instant_insanity", "-q", "3").returncode == 2  # --question has no short form
+    counted = run_cli("count", "instant_insanity/parker_brothers", "-q")
+    assert counted.returncode == 0 and "8 solutions" in counted.stdout and "counting" not in counted.stderr
