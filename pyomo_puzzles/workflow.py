@@ -59,10 +59,10 @@ def run_one(item: Run, results: str, settings: dict) -> records.RunRecord:
         record = records.RunRecord(puzzle=item.instance.split("/")[0], instance=item.instance,
                                    formulation=item.formulation, solver=item.solver, status="error",
                                    message=str(error).splitlines()[0], time_limit=options["time_limit"],
-                                   threads=options["threads"], host=socket.gethostname())
+                                   threads=options["threads"], gap_limit=options["gap"], seed=item.seed,
+                                   permutation=item.permutation, memory_limit_mb=options["memory_limit_mb"],
+                                   host=socket.gethostname())
     record.instance = item.instance
-    record.seed, record.permutation = item.seed, item.permutation
-    record.gap_limit, record.memory_limit_mb = options["gap"], options["memory_limit_mb"]
     return record
 
 

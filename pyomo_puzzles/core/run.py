@@ -144,13 +144,13 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
     `registry.Stage`); the time limit covers all of them."""
     solver_time, build_time, nodes, models, settled, objectives = 0.0, 0.0, 0, 0, 0, []
     record.status, found = "infeasible", None
+    time_limit = options.time_limit
     for stage in form.stages(instance.spec):
         objectives.append(stage.objective)
         settled += stage.settled
         record.bound = stage.objective  # every earlier stage was proved to have no solution
         found = stage.solution
         for part in stage.parts if found is None else ():
-            time_limit = options.time_limit
             remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
             if remaining is not None and remaining <= 0:
                 record.status, record.message = "time_limit", "time limit reached between models"

@@ -49,3 +49,32 @@ def outcome(result, label: str, solver_time: float | None = None, nodes: float |
 def extra(result, key: str):
     """A value of the result's ``extra_info`` (None if the interface did not set it)."""
     return getattr(result.extra_info, key, None)
+
+
+class Session:
+    """A session on one of the new interface's solvers: ``direct`` for one-off solves,
+    ``persistent`` for enumeration (the interface then sends only what changed).
+
+    Subclasses name the interfaces, the solver label, where the result keeps the solver's
+    own clock and node count, and the solver's options for the settings."""
+
+    label: str
+    interfaces: tuple[str, str]  # (one-off, persistent)
+    time_key: str
+    node_key: str
+
+    def __init__(self, model, settings: SolverSettings, persistent: bool) -> None:
+        self.model, self.settings, self.persistent = model, settings, persistent
+        self._opt = None
+
+    def solver_options(self) -> dict:
+        return {}
+
+    def solve(self) -> SolveOutcome:
+        from pyomo.contrib.solver.common.factory import SolverFactory
+
+        if self._opt is None:
+            self._opt = SolverFactory(self.interfaces[self.persistent])
+        result = self._opt.solve(self.model, solver_options=self.solver_options(), **solve_options(self.settings))
+        return outcome(result, self.label, getattr(result.timing_info, self.time_key, None),
+                       extra(result, self.node_key))

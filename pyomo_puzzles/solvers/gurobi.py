@@ -23,29 +23,22 @@ def licence_message(error: BaseException) -> str | None:
     return f"Gurobi: {text}" if "size-limited license" in text else None
 
 
-class GurobiSession:
-    def __init__(self, model, settings: SolverSettings, persistent: bool) -> None:
-        self.model, self.settings = model, settings
-        self._interface = "gurobi_persistent" if persistent else "gurobi_direct"
-        self._opt = None
+class GurobiSession(_pyomo_v2.Session):
+    label, interfaces, time_key, node_key = "Gurobi", ("gurobi_direct", "gurobi_persistent"), "gurobi_time", "NodeCount"
+
+    def solver_options(self) -> dict:
+        return gurobi_options(self.settings)
 
     def solve(self) -> SolveOutcome:
-        from pyomo.contrib.solver.common.factory import SolverFactory
-
-        if self._opt is None:
-            self._opt = SolverFactory(self._interface)
         try:
             with quiet_stdout():  # the licence banner
-                result = self._opt.solve(self.model, solver_options=gurobi_options(self.settings),
-                                         **_pyomo_v2.solve_options(self.settings))
+                return super().solve()
         except Exception as error:  # noqa: BLE001 - over the licence is an outcome, not a crash
             message = licence_message(error)
             if message is None:
                 raise
             self._opt = None  # a persistent interface is left half-built
             return SolveOutcome("licence_limit", False, None, None, 0.0, None, message)
-        return _pyomo_v2.outcome(result, "Gurobi", getattr(result.timing_info, "gurobi_time", None),
-                                 _pyomo_v2.extra(result, "NodeCount"))
 
 
 @register

@@ -35,42 +35,35 @@ def _violated(row) -> bool:
         row.has_ub() and value > pyo.value(row.upper) + 1e-9)
 
 
-class ScipSession:
+class ScipSession(_pyomo_v2.Session):
     """A persistent session keeps the constant rows switched off for its life (the model is
     the enumeration's own); a one-off solve switches them on again afterwards."""
 
+    label, interfaces, time_key, node_key = "SCIP", ("scip_direct", "scip_persistent"), "scip_time", "NNodes"
+
     def __init__(self, model, settings: SolverSettings, persistent: bool) -> None:
-        self.model, self.settings, self.persistent = model, settings, persistent
-        self._interface = "scip_persistent" if persistent else "scip_direct"
-        self._opt = None
+        super().__init__(model, settings, persistent)
         self._constant = constant_rows(model)
         self._infeasible = any(_violated(row) for row in self._constant)
         if persistent:
             for row in self._constant:
                 row.deactivate()
 
+    def solver_options(self) -> dict:
+        return scip_options(self.settings)
+
     def solve(self) -> SolveOutcome:
         if self._infeasible:
             return SolveOutcome("infeasible", False, None, None, 0.0, 0, "a row without variables is violated")
         if self.persistent:
-            return self._solve()
+            return super().solve()
         for row in self._constant:
             row.deactivate()
         try:
-            return self._solve()
+            return super().solve()
         finally:
             for row in self._constant:
                 row.activate()
-
-    def _solve(self) -> SolveOutcome:
-        from pyomo.contrib.solver.common.factory import SolverFactory
-
-        if self._opt is None:
-            self._opt = SolverFactory(self._interface)
-        result = self._opt.solve(self.model, solver_options=scip_options(self.settings),
-                                 **_pyomo_v2.solve_options(self.settings))
-        return _pyomo_v2.outcome(result, "SCIP", getattr(result.timing_info, "scip_time", None),
-                                 _pyomo_v2.extra(result, "NNodes"))
 
 
 @register
