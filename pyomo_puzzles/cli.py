@@ -13,9 +13,9 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def _instance(name: str):
-    from pyomo_puzzles.core import instances
+    from pyomo_puzzles import api
 
-    return instances.load(name)
+    return api.load(name)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -69,12 +69,15 @@ def _summary(record) -> str:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from pyomo_puzzles.core import records, run
+    from pyomo_puzzles import api
+    from pyomo_puzzles.core import records
 
     instance = _instance(args.instance)
-    record = run.run(instance, args.formulation, args.solver, args.time_limit, args.threads,
-                     seed=args.seed, permutation=args.permutation, gap=args.gap,
-                     memory_limit_mb=args.memory_limit)
+    if args.picture:
+        instance.family.drawing()  # a family without a picture hook says so before solving
+    record = api.solve(instance, args.formulation, args.solver, time_limit=args.time_limit, threads=args.threads,
+                       seed=args.seed, permutation=args.permutation, gap=args.gap,
+                       memory_limit_mb=args.memory_limit)
     print(_summary(record))
     if args.output:
         records.write_json_atomic(args.output, record.to_dict())
@@ -83,7 +86,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if record.solution is None:
             print("no solution to draw", file=sys.stderr)
         else:
-            instance.family.draw(instance.spec, record.solution, Path(args.picture))
+            record.picture(args.picture)
             print(f"picture written to {args.picture}")
     solved = record.status in ("optimal", "feasible") and record.checked
     return EXIT_OK if solved or record.status == "infeasible" else EXIT_FAILED
@@ -92,13 +95,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_count(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from pyomo_puzzles.core import enumerate as enumeration
+    from pyomo_puzzles import api
     from pyomo_puzzles.core import records
 
     instance = _instance(args.instance)
     unit = "classes" if args.up_to_symmetry else "solutions"
     with tqdm(desc=f"counting {unit}", unit=" found", file=sys.stderr, disable=True if args.quiet else None) as bar:
-        result = enumeration.count_solutions(
+        result = api.count(
             instance, args.formulation, args.solver, up_to_symmetry=args.up_to_symmetry,
             time_limit=args.time_limit, threads=args.threads, limit=args.limit,
             keep_solutions=bool(args.output), split=args.split, seed=args.seed,
@@ -117,7 +120,7 @@ def cmd_count(args: argparse.Namespace) -> int:
         print(f"{instance.name}: {result.solutions} solutions{variants}; {state}; "
               f"{result.solves} solves, {result.elapsed:.2f} s")
     if args.output:
-        records.write_json_atomic(args.output, vars(result))
+        records.write_json_atomic(args.output, result.to_dict())
     return EXIT_OK if result.complete else EXIT_FAILED
 
 
@@ -136,10 +139,10 @@ def _read_solution(path: Path) -> dict:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from pyomo_puzzles.core.run import check_solution
+    from pyomo_puzzles import api
 
     instance = _instance(args.instance)
-    errors = check_solution(instance, _read_solution(Path(args.solution)))
+    errors = api.check(instance, _read_solution(Path(args.solution)))
     if errors:
         for error in errors:
             print(f"INVALID: {error}")

@@ -152,10 +152,14 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
     if generated:
         raise ConfigError("counts.instances", "counting takes shipped instances (names or globs)")
     chosen = available_solvers({"solvers": section["solvers"]}, report)
-    jobs = []
+    jobs, plain = [], set()
     for name in names:
         fam = registry.family(name.split("/", 1)[0])
         spec = instances.load(name).spec
+        if section.get("up_to_symmetry") and fam.symmetry_images is None and fam.name not in plain:
+            plain.add(fam.name)
+            report(f"counts: family '{fam.name}' states no symmetries (no 'symmetry_images' hook): "
+                   "its instances are counted without up_to_symmetry")
         for formulation in section["formulations"]:
             form = family_formulation(fam, formulation)
             if form is None or form.solution_vars is None or form.applies_to(spec):
@@ -324,6 +328,12 @@ def _cells(config: dict, instance: str, formulation: str, solver: str) -> list[R
 def solver_formulation(reference: str) -> str:
     """The formulation label of a reference method's records (dlx solves exact cover)."""
     return {"dlx": "exact_cover"}.get(reference, reference)
+
+
+def drawable_instances(runs: list[Run]) -> list[str]:
+    """The shipped instances of the runs whose family draws pictures, in run order."""
+    shipped = dict.fromkeys(r.instance for r in runs if not r.instance.startswith("generated/"))
+    return [name for name in shipped if registry.family(name.split("/", 1)[0]).draw is not None]
 
 
 def batches(runs: list[Run], size: int) -> list[list[Run]]:

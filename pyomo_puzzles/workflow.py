@@ -18,7 +18,8 @@ from typing import Any
 
 import yaml
 
-from pyomo_puzzles.core import instances, records, registry, run
+from pyomo_puzzles import api
+from pyomo_puzzles.core import instances, records, registry
 from pyomo_puzzles.experiment import Run, environment, generated_path, solver_formulation
 
 
@@ -52,9 +53,9 @@ def run_one(item: Run, results: str, settings: dict) -> records.RunRecord:
     try:
         instance = load_run_instance(item.instance, results)
         formulation = None if item.formulation == solver_formulation(item.solver) else item.formulation
-        record = run.run(instance, formulation, item.solver, options["time_limit"], options["threads"],
-                         isolate=True, seed=item.seed, permutation=item.permutation, gap=options["gap"],
-                         memory_limit_mb=options["memory_limit_mb"])
+        record = api.solve(instance, formulation, item.solver, time_limit=options["time_limit"],
+                           threads=options["threads"], isolate=True, seed=item.seed, permutation=item.permutation,
+                           gap=options["gap"], memory_limit_mb=options["memory_limit_mb"])
     except Exception as error:  # noqa: BLE001 - a record must be written for every run
         record = records.RunRecord(puzzle=item.instance.split("/")[0], instance=item.instance,
                                    formulation=item.formulation, solver=item.solver, status="error",
@@ -98,21 +99,20 @@ def solve_batch(smk: Any) -> None:
 def count_to_record(smk: Any) -> None:
     """Enumerate and count one instance's solutions; the record says whether the count is
     complete and whether it agrees with the instance's known figure."""
-    from pyomo_puzzles.core import enumerate as enumeration
-
     w, p = smk.wildcards, smk.params
     instance = instances.load(w.instance)
+    up_to_symmetry = p.up_to_symmetry and instance.family.symmetry_images is not None  # count_jobs said so
     with open(smk.log[0], "w") as log, contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
         try:
-            result = vars(enumeration.count_solutions(instance, w.formulation, w.solver,
-                                                      up_to_symmetry=p.up_to_symmetry, time_limit=p.time_limit))
+            result = api.count(instance, w.formulation, w.solver, up_to_symmetry=up_to_symmetry,
+                               time_limit=p.time_limit).to_dict()
         except Exception as error:  # noqa: BLE001 - a record must be written for every count
             result = {"instance": w.instance, "formulation": w.formulation, "solver": w.solver,
                       "complete": False, "message": str(error).splitlines()[0]}
     known = instance.raw.get("known", {}) or {}
     result.pop("representatives", None)
     result["known_solutions"] = known.get("solutions")
-    result["known_classes"] = known.get("solutions_up_to_symmetry") if p.up_to_symmetry else None
+    result["known_classes"] = known.get("solutions_up_to_symmetry") if up_to_symmetry else None
     agree = None
     if result.get("complete") and result["known_solutions"] is not None:
         agree = result["solutions"] == result["known_solutions"] and (
@@ -147,10 +147,10 @@ def write_environment(smk: Any) -> None:
 def draw_instance(smk: Any) -> None:
     w = smk.wildcards
     instance = instances.load(f"{w.puzzle}/{w.name}")
-    record = run.run(instance, None, smk.params.solver, time_limit=60, isolate=False)
+    record = api.solve(instance, None, smk.params.solver, time_limit=60, isolate=False)
     if record.solution is None or not record.checked:
         raise RuntimeError(f"no checked solution to draw: {record.status} {record.message}")
-    instance.family.draw(instance.spec, record.solution, Path(smk.output.picture))
+    record.picture(smk.output.picture)
 
 
 # --- the tidy table of runs --------------------------------------------------------------

@@ -52,6 +52,9 @@ class CountResult:
     representatives: list[dict] = field(default_factory=list)
     message: str = ""
 
+    def to_dict(self) -> dict:
+        return dict(vars(self))
+
 
 def _nogood(groups: list[list]) -> pyo.Expression:
     return sum(v for group in groups for v in group) <= len(groups) - 1
@@ -155,6 +158,8 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
     if form.solution_vars is None:
         raise UserError(f"formulation '{form.name}' cannot enumerate solutions; use another "
                         f"(e.g. '{instance.family.default_formulation}')")
+    if up_to_symmetry:
+        instance.family.symmetry()  # a family without symmetry images says so before any solve
     started = time.perf_counter()
     model = build_model(instance, form)
     if restrict and form.prepare_enumeration is not None:
@@ -211,7 +216,7 @@ def _enumerate_part(instance, form, model, session, result: CountResult, started
         errors = check_solution(instance, solution)
         if errors:
             raise RuntimeError(f"solution {found + 1} failed the independent check: {errors[0]}")
-        images = family.symmetry_images(instance.spec, solution) if up_to_symmetry else [solution]
+        images = family.symmetry()(instance.spec, solution) if up_to_symmetry else [solution]
         distinct = {family.solution_key(s): s for s in images}
         if up_to_symmetry:
             result.group_order = len(images)

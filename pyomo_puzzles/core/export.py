@@ -13,6 +13,7 @@ import pyomo.environ as pyo
 
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.run import choose_formulation
+from pyomo_puzzles.errors import UserError
 
 
 def _token(value) -> str:
@@ -23,8 +24,10 @@ def _token(value) -> str:
     return repr(value)
 
 
-def _index(key) -> str:
-    return ",".join(_token(k) for k in key) if isinstance(key, tuple) else _token(key)
+def _index(key, separator: str = ",") -> str:
+    """An index as a set subscript (``1,2``) or, with ``separator=" "``, as a param row's key
+    (``1 2``: a comma there is a syntax error in a .dat file)."""
+    return separator.join(_token(k) for k in key) if isinstance(key, tuple) else _token(key)
 
 
 def dat_text(abstract: pyo.AbstractModel, data: dict) -> str:
@@ -41,7 +44,7 @@ def dat_text(abstract: pyo.AbstractModel, data: dict) -> str:
         elif None in values:
             lines.append(f"param {name} := {_token(values[None])} ;")
         else:
-            body = " ".join(f"{_index(k)} {_token(v)}" for k, v in values.items())
+            body = " ".join(f"{_index(k, ' ')} {_token(v)}" for k, v in values.items())
             lines.append(f"param {name} := {body} ;")
     return "\n".join(lines) + "\n"
 
@@ -50,6 +53,9 @@ def export(instance: Instance, formulation: str | None, out_dir: Path,
            formats: tuple[str, ...] = ("dat", "lp", "mps")) -> list[Path]:
     """Write the requested files to `out_dir`; returns their paths."""
     form = choose_formulation(instance, formulation)
+    if form.stages is not None:
+        raise UserError(f"formulation '{form.name}' is solved as a sequence of models (stages), not one model: "
+                        "export another formulation")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"{instance.name.replace('/', '__')}.{form.name}"

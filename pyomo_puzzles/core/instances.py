@@ -44,6 +44,8 @@ def _shipped_instances() -> dict[str, Path]:
     """The package's instance folders, scanned once per process."""
     found = {}
     for fam in registry.families().values():
+        if fam.instances_dir is None:
+            continue
         for path in sorted(fam.instances_dir.rglob("*")):
             if path.suffix in DATA_SUFFIXES:
                 stem = path.relative_to(fam.instances_dir).with_suffix("").as_posix()
@@ -163,9 +165,18 @@ def from_data(data: dict, path: Path, shipped_name: str | None = None) -> Instan
     puzzle = data.get("puzzle")
     known = registry.families()
     if puzzle not in known:
+        broken = registry.broken_plugins().get(puzzle) if isinstance(puzzle, str) else None
+        if broken:
+            raise DataError(path, "puzzle", f"the family plugin '{puzzle}' is broken: {broken}")
         raise DataError(path, "puzzle", f"must be one of {', '.join(known)}, got {puzzle!r}")
     fam = known[puzzle]
     validate(data, fam.schema, path)
-    spec = fam.load(data, path)
+    try:
+        spec = fam.load(data, path)
+    except UserError:
+        raise
+    except Exception as error:  # noqa: BLE001 - a loader's bug is reported in one line, naming the file
+        raise DataError(path, "<file>", f"the {fam.name} loader failed: {type(error).__name__}: "
+                        f"{str(error).splitlines()[0] if str(error) else ''}") from None
     name = shipped_name or f"{fam.name}/{path.stem}"
     return Instance(family=fam, name=name, path=path, raw=data, spec=spec)

@@ -49,6 +49,21 @@ class RunRecord:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
+    def attach(self, instance: Any) -> None:
+        """Keep the loaded instance the record belongs to (for `picture`; not serialised)."""
+        self._instance = instance
+
+    def picture(self, path: str | Path) -> Path:
+        """Draw the record's solution to `path` (PNG, PDF or SVG by its suffix)."""
+        from pyomo_puzzles.core import instances
+        from pyomo_puzzles.errors import UserError
+
+        if self.solution is None:
+            raise UserError(f"the run of {self.instance} on {self.solver} ({self.status}) holds no solution to draw")
+        instance = getattr(self, "_instance", None) or instances.load(self.instance)
+        instance.family.drawing()(instance.spec, self.solution, Path(path))
+        return Path(path)
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "RunRecord":
         names = {f.name for f in dataclasses.fields(cls)}

@@ -89,21 +89,32 @@ class ReferenceSolver:
     available: Callable[[], tuple[bool, str]]
 
 
+def _solution_key(solution: Solution) -> Hashable:
+    """Two solutions are the same when their JSON texts (keys sorted) are."""
+    import json
+
+    return json.dumps(solution, sort_keys=True, default=str)
+
+
 @dataclass(frozen=True)
 class Family:
-    """A puzzle family: data schema and loader, formulations, checker, symmetry, picture."""
+    """A puzzle family. The contract, hook by hook, is `docs/contract.md`.
+
+    Required: name, summary, schema, load, formulations, check. Everything else has a
+    default, and a feature that needs a missing hook says so in one line."""
 
     name: str
     summary: str
     schema: dict
     load: Callable[[dict, Path], Any]
     formulations: dict[str, Formulation]
-    default_formulation: str
     check: Callable[[Any, Solution], list[str]]
-    solution_key: Callable[[Solution], Hashable]
-    symmetry_images: Callable[[Any, Solution], list[Solution]]
-    draw: Callable[[Any, Solution, Path], None]
-    instances_dir: Path
+    default_formulation: str | None = None
+    """None: the first of `formulations`."""
+    solution_key: Callable[[Solution], Hashable] = _solution_key
+    symmetry_images: Callable[[Any, Solution], list[Solution]] | None = None
+    draw: Callable[[Any, Solution, Path], None] | None = None
+    instances_dir: Path | None = None
     describe: Callable[[Any], str] = field(default=lambda spec: "")
     generators: dict[str, Callable[..., dict]] = field(default_factory=dict)
     """Challenge generators by name: generator(seed=..., **options) -> instance data."""
@@ -119,6 +130,26 @@ class Family:
     variants: Callable[[Any, Solution], int] = field(default=lambda spec, solution: 1)
     """How many solutions a found solution stands for when variants that enumeration
     identifies (packing: where a symmetric piece's rings fall) are counted apart."""
+    corruptions: Callable[[Any, Solution], dict[str, Solution]] | None = None
+    """Wrong solutions made from a right one, by what was done to it ("moved", "dropped",
+    "duplicated"), for the conformance kit; None: generic edits of the solution's lists."""
+
+    def __post_init__(self) -> None:
+        if self.default_formulation is None and isinstance(self.formulations, dict) and self.formulations:
+            object.__setattr__(self, "default_formulation", next(iter(self.formulations)))
+
+    def drawing(self) -> Callable[[Any, Solution, Path], None]:
+        """The picture hook, or a one-line UserError if the family has none."""
+        if self.draw is None:
+            raise UserError(f"family '{self.name}' draws no pictures (its Family has no 'draw' hook)")
+        return self.draw
+
+    def symmetry(self) -> Callable[[Any, Solution], list[Solution]]:
+        """The symmetry-image hook, or a one-line UserError if the family has none."""
+        if self.symmetry_images is None:
+            raise UserError(f"family '{self.name}' states no symmetries (its Family has no 'symmetry_images' "
+                            "hook): count without --up-to-symmetry")
+        return self.symmetry_images
 
 
 _FAMILIES: dict[str, Family] = {}
@@ -132,7 +163,92 @@ class NameClash(UserError):
     """A family registered under a name another family already has."""
 
 
+class PluginError(UserError):
+    """A family (or formulation file) that breaks the contract in `docs/contract.md`."""
+
+
+_FAMILY_HOOKS = {"load": 2, "check": 2, "solution_key": 1, "symmetry_images": 2, "draw": 3, "describe": 1,
+                 "size": 1, "known_objective": 1, "variants": 2, "corruptions": 2}
+"""Each hook and the number of positional arguments it is called with."""
+_FORMULATION_HOOKS = {"build_model": 0, "model_data": 1, "decode": 2, "solution_vars": 3, "applies_to": 1,
+                      "partitions": 2, "prepare_enumeration": 3, "stages": 1}
+_REQUIRED = ("load", "check", "build_model", "model_data", "decode")
+
+
+def _arity_problem(hook: Any, arguments: int) -> str | None:
+    """Why `hook` cannot be called with `arguments` positional arguments, or None."""
+    import inspect
+
+    if not callable(hook):
+        return f"is {type(hook).__name__}, not a function"
+    try:
+        inspect.signature(hook).bind(*range(arguments))
+    except TypeError:
+        return f"must take {arguments} argument{'s' if arguments != 1 else ''}"
+    except ValueError:  # a builtin without a signature: trust it
+        return None
+    return None
+
+
+def _hook_problems(owner: Any, hooks: dict[str, int]) -> list[str]:
+    problems = []
+    for hook, arguments in hooks.items():
+        value = getattr(owner, hook)
+        if value is None:
+            if hook in _REQUIRED:
+                problems.append(f"hook '{hook}' is missing")
+            continue
+        problem = _arity_problem(value, arguments)
+        if problem:
+            problems.append(f"hook '{hook}' {problem}")
+    return problems
+
+
+def contract_problems(family: Any) -> list[str]:
+    """What is wrong with `family` against the contract (empty: nothing)."""
+    import re
+
+    import jsonschema
+
+    if not isinstance(family, Family):
+        return [f"is {type(family).__name__}, not pyomo_puzzles.core.registry.Family"]
+    problems = []
+    if not isinstance(family.name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", family.name):
+        problems.append(f"name {family.name!r} is not lower-case letters, digits and _")
+    if not isinstance(family.schema, dict):
+        problems.append("schema is not a mapping (a JSON Schema)")
+    else:
+        try:
+            jsonschema.Draft202012Validator.check_schema(family.schema)
+        except jsonschema.SchemaError as error:
+            problems.append(f"schema is not a valid JSON Schema: {error.message}")
+        if family.schema.get("additionalProperties") is not False:
+            problems.append("schema must set additionalProperties: false (a misspelt field must be an error)")
+        if "puzzle" not in family.schema.get("properties", {}):
+            problems.append("schema has no property 'puzzle' (every data file names its family)")
+    problems += _hook_problems(family, _FAMILY_HOOKS)
+    if not isinstance(family.formulations, dict) or not family.formulations:
+        problems.append("formulations must be a non-empty mapping of name to Formulation")
+        return problems
+    for key, form in family.formulations.items():
+        if not isinstance(form, Formulation):
+            problems.append(f"formulation '{key}' is {type(form).__name__}, not Formulation")
+            continue
+        if form.name != key:
+            problems.append(f"formulation '{key}' is named '{form.name}'")
+        problems += [f"formulation '{key}': {p}" for p in _hook_problems(form, _FORMULATION_HOOKS)]
+    if family.default_formulation not in family.formulations:
+        problems.append(f"default_formulation {family.default_formulation!r} is not one of its formulations")
+    return problems
+
+
 def register(family: Family) -> Family:
+    """Add a family to the registry after checking it against the contract."""
+    problems = contract_problems(family)
+    if problems:
+        name = getattr(family, "name", "?")
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise PluginError(f"family '{name}': {problems[0]}{more}")
     known = _FAMILIES.get(family.name)
     if known is not None and known is not family:
         raise NameClash(f"a family named '{family.name}' is registered already")
@@ -158,7 +274,8 @@ def _discover() -> None:
                 register(loaded)
         except Exception as error:  # noqa: BLE001 - one broken plugin must not stop the rest
             where = getattr(point.dist, "name", None) or point.value
-            _BROKEN[point.name] = f"{where} ({point.value}): {type(error).__name__}: {error}".splitlines()[0]
+            kind = "" if isinstance(error, UserError) else f"{type(error).__name__}: "
+            _BROKEN[point.name] = f"{where} ({point.value}): {kind}{error}".splitlines()[0]
 
 
 def broken_plugins() -> dict[str, str]:
@@ -242,13 +359,17 @@ def formulation_from_file(reference: str, fam: Family) -> Formulation:
     module = _formulation_module(str(path))
     missing = [hook for hook in REQUIRED_FILE_HOOKS if not callable(getattr(module, hook, None))]
     if missing:
-        raise UserError(f"formulation file {path_text}: no function '{missing[0]}' "
+        raise PluginError(f"formulation file {path_text}: no function '{missing[0]}' "
                         f"(a formulation file defines {', '.join(REQUIRED_FILE_HOOKS)})")
     family_name = getattr(module, "FAMILY", fam.name)
     if family_name != fam.name:
         raise UserError(f"formulation file {path_text}: FAMILY is {family_name!r}, the instance is {fam.name}")
     summary = (module.__doc__ or "").strip().splitlines()[0] if module.__doc__ else f"from {path.name}"
-    return _file_formulation(str(path), name, summary)
+    form = _file_formulation(str(path), name, summary)
+    problems = _hook_problems(form, _FORMULATION_HOOKS)
+    if problems:
+        raise PluginError(f"formulation file {path_text}: {problems[0]}")
+    return form
 
 
 @lru_cache(maxsize=None)

@@ -37,8 +37,7 @@ def generated_params(wildcards):
 
 
 def pictures():
-    shipped = dict.fromkeys(r.instance for r in RUNS if not r.instance.startswith("generated/"))
-    return [f"{RESULTS}/pictures/{name}.png" for name in shipped]
+    return [f"{RESULTS}/pictures/{name}.png" for name in experiment.drawable_instances(RUNS)]
 
 
 def count_records():

@@ -1,0 +1,23 @@
+"""The project's own families pass the conformance kit (`pyomo_puzzles.testing`), the same
+checks a plugin's test suite runs. The scope is chosen to keep the suite fast: every check
+on small instances, on every installed solver where each of them proves the instance within
+the kit's time limit (the slow formulation-solver pairs are measured in `benchmarks/`)."""
+
+from pyomo_puzzles.testing import conformance_tests
+
+test_instant_insanity = conformance_tests(
+    "instant_insanity", instances=["instant_insanity/parker_brothers", "instant_insanity/random_6_unsolvable"])
+
+test_packing = conformance_tests(
+    "packing", instances=["packing/l_tromino_cube"], formulations=["placement", "placement_unreduced",
+                                                                   "cell_assignment", "coordinates_tight"])
+
+test_packing_iq_twist = conformance_tests(
+    "packing", instances=["packing/iq_twist/challenge_19"], formulations=["placement", "coordinates"],
+    solvers=["highs", "scip", "cpsat"])
+
+test_rubik = conformance_tests(
+    "rubik", instances=["rubik/htm_depth_03"], formulations=["seed", "projections"])
+
+test_rubik_pieces = conformance_tests(
+    "rubik", instances=["rubik/htm_depth_03"], formulations=["pieces"], solvers=["highs", "scip", "cpsat"])
