@@ -214,6 +214,16 @@ def cmd_design(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_new_family(args: argparse.Namespace) -> int:
+    from pyomo_puzzles import scaffold
+
+    written = scaffold.write(args.name, Path(args.path))
+    root = Path(args.path)
+    print(f"wrote the plugin package of family '{args.name}' ({len(written)} files) to {root}")
+    print(f"next: pip install -e {root} && pytest {root} && pyomo-puzzles solve {args.name}/knuth_example")
+    return EXIT_OK
+
+
 def _checked(convert, noun: str, accept, requirement: str):
     """An argparse type: `convert` the text, then require `accept(value)`."""
     def parse(text: str):
@@ -316,6 +326,11 @@ def parser() -> argparse.ArgumentParser:
     export.add_argument("--output-dir", "-d", default=".", help="directory (default: .)")
     export.add_argument("--format", help="comma-separated: dat,lp,mps (default: all)")
     export.set_defaults(func=cmd_export)
+
+    new_family = sub.add_parser("new-family", help="write an installable plugin package for a new puzzle family")
+    new_family.add_argument("name", help="the family's name (lower-case letters, digits, _)")
+    new_family.add_argument("--path", required=True, help="an empty or new folder for the package")
+    new_family.set_defaults(func=cmd_new_family)
     return main
 
 

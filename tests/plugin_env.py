@@ -1,0 +1,43 @@
+"""A throwaway Python environment layered on the project's: plugins are installed into it
+with pip, as a user would (``pip install -e DIR``), without touching the project's own
+environment (whose family list the other tests rely on)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sysconfig
+import venv
+from pathlib import Path
+
+
+class PluginEnv:
+    """`python` sees the project's packages and whatever was `install`ed into this env."""
+
+    def __init__(self, root: Path) -> None:
+        venv.EnvBuilder(with_pip=False).create(root)
+        self.python = root / "bin" / "python"
+        site = subprocess.run([self.python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        project_site = sysconfig.get_paths()["purelib"]  # the project's environment (running the tests)
+        Path(site, "_project_environment.pth").write_text(f"import site; site.addsitedir({project_site!r})\n")
+
+    def install(self, folder: Path) -> None:
+        """``pip install -e folder`` (offline: the project's setuptools builds it)."""
+        self.run("-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "-e", str(folder),
+                 check=True)
+
+    def run(self, *args: str, cwd: Path | None = None, check: bool = False,
+            timeout: float = 600) -> subprocess.CompletedProcess:
+        env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+        env.pop("PYTHONPATH", None)
+        result = subprocess.run([str(self.python), *args], cwd=cwd, capture_output=True, text=True, env=env,
+                                timeout=timeout)
+        if check and result.returncode != 0:
+            raise AssertionError(f"{' '.join(args)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
+        return result
+
+    def cli(self, *args: str, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+        return self.run("-m", "pyomo_puzzles", *args, cwd=cwd, timeout=timeout)
+
+
