@@ -27,9 +27,9 @@ class PluginEnv:
         self.run("-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "-e", str(folder),
                  check=True)
 
-    def run(self, *args: str, cwd: Path | None = None, check: bool = False,
-            timeout: float = 600) -> subprocess.CompletedProcess:
-        env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    def run(self, *args: str, cwd: Path | None = None, check: bool = False, timeout: float = 600,
+            extra_env: dict | None = None) -> subprocess.CompletedProcess:
+        env = {**os.environ, "PYTHONWARNINGS": "ignore", **(extra_env or {})}
         env.pop("PYTHONPATH", None)
         result = subprocess.run([str(self.python), *args], cwd=cwd, capture_output=True, text=True, env=env,
                                 timeout=timeout)
