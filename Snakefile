@@ -23,7 +23,7 @@ include: "workflows/rules/report.smk"
 rule all:
     input:
         f"{RESULTS}/report.md",
-        f"{RESULTS}/tables/runs.parquet",
+        f"{RESULTS}/tables/runs.csv",
         pictures(),
     default_target: True
 

@@ -46,7 +46,7 @@ install_python_packages() {
     if [ -f "$stamp" ] && [ "$stamp" -nt pyproject.toml ]; then return 0; fi
     say "installing Python packages into .venv (first run takes a minute or two)"
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e '.[dev]'
+    .venv/bin/python -m pip install -q -e '.[dev,full]'
     # The commercial solvers' pip wheels run size-limited without a licence file; a machine
     # whose platform has no wheel goes on without them (they are reported missing and skipped).
     local extra

@@ -341,6 +341,17 @@ def batches(runs: list[Run], size: int) -> list[list[Run]]:
     return [runs[i:i + size] for i in range(0, len(runs), size)]
 
 
+def parquet_available(report=print) -> bool:
+    """Whether runs.parquet can be written (pyarrow); if not, say so once."""
+    import importlib.util
+
+    if importlib.util.find_spec("pyarrow") is not None:
+        return True
+    report("pyomo-puzzles: Python package 'pyarrow' not installed: tables/runs.parquet is not written "
+           "(tables/runs.csv holds the same table; pip install 'pyomo-puzzles[parquet]')")
+    return False
+
+
 # --- environment -------------------------------------------------------------------------
 
 PACKAGES = ("pyomo-puzzles", "pyomo", "highspy", "pyscipopt", "gurobipy", "cplex", "numpy", "scipy", "pandas",

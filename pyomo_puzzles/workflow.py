@@ -214,7 +214,8 @@ def write_report(smk: Any) -> None:
 
     paths = [p for manifest in smk.input.manifests for p in json.loads(Path(manifest).read_text())["records"]]
     runs = runs_table(paths, smk.params.results)
-    _write_table(runs, smk.output.parquet, "to_parquet")
+    if "parquet" in smk.output.keys():
+        _write_table(runs, smk.output.parquet, "to_parquet")
     _write_table(runs, smk.output.csv, "to_csv")
     summary = tables.summary(runs)
     tables.write_summary(summary, smk.output.summary_csv, smk.output.summary_tex)

@@ -19,6 +19,8 @@ import time
 
 import pytest
 
+pytest.importorskip("xcover", reason="dancing links needs the [dlx] extra (xcover)")
+
 from conftest import INFEASIBLE_BOARD, L_TROMINO_BOX
 from pyomo_puzzles.core import instances
 from pyomo_puzzles.errors import UserError

@@ -138,7 +138,7 @@ class Cpsat(Adapter):
         from importlib.metadata import version
 
         if importlib.util.find_spec("ortools") is None:
-            return False, "Python package 'ortools' not installed"
+            return False, "Python package 'ortools' not installed (pip install 'pyomo-puzzles[cpsat]')"
         return True, f"OR-Tools CP-SAT {version('ortools')}"
 
     def session(self, model, settings: SolverSettings, persistent: bool = False) -> CpsatSession:

@@ -14,6 +14,12 @@ except UserError as error:
     sys.exit(f"pyomo-puzzles: error in the configuration: {error}")
 
 RESULTS = config["results"]
+PARQUET = experiment.parquet_available(report=lambda line: print(line, file=sys.stderr))
+
+
+def parquet_output():
+    """tables/runs.parquet, where pyarrow (the [parquet] extra) is installed."""
+    return {"parquet": f"{RESULTS}/tables/runs.parquet"} if PARQUET else {}
 BATCHES = experiment.batches(RUNS, config["batch"])
 GENERATED_BY_NAME = {g.name: g for g in GENERATED}
 

@@ -21,7 +21,7 @@ rule report:
         counts=count_records(),
         environment=f"{RESULTS}/environment.json",
     output:
-        parquet=f"{RESULTS}/tables/runs.parquet",
+        **parquet_output(),
         csv=f"{RESULTS}/tables/runs.csv",
         summary_csv=f"{RESULTS}/tables/summary.csv",
         summary_tex=f"{RESULTS}/tables/summary.tex",

@@ -25,7 +25,7 @@ def _dlx_run(instance, time_limit):
 
 def _dlx_available() -> tuple[bool, str]:
     if importlib.util.find_spec("xcover") is None:
-        return False, "Python package 'xcover' not installed"
+        return False, "Python package 'xcover' not installed (pip install 'pyomo-puzzles[dlx]')"
     from importlib.metadata import version
 
     return True, f"xcover {version('xcover')}"
