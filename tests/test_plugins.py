@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -168,3 +170,57 @@ def test_bad_formulation_files_are_one_line_errors(tmp_path):
     for reference, words in cases:
         done = run_cli("solve", "packing/l_tromino_cube", "-f", reference)
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+
+
+def test_a_plugin_that_breaks_the_contract_is_named_and_its_data_refused(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    loose = KNAPSACK.replace('SCHEMA = {"type": "object", "additionalProperties": False,', 'SCHEMA = {"type": "object",')
+    install_plugin(site, "loose-plugin", "knapsack", loose, "knapsack")
+    bad_hook = KNAPSACK.replace('name="knapsack"', 'name="knapsack2"').replace("check=check,", "check=lambda spec: [],")
+    install_plugin(site, "hook-plugin", "knapsack2", bad_hook, "knapsack2")
+    env = plugin_env(site)
+    listing = run_cli("list", env=env)
+    broken = [line for line in listing.stdout.splitlines() if "BROKEN family plugin" in line]
+    assert any("loose-plugin" in line and "schema must set additionalProperties: false" in line for line in broken)
+    assert any("hook-plugin" in line and "hook 'check' must take 2 arguments" in line for line in broken)
+    bag = tmp_path / "bag.yaml"
+    bag.write_text("puzzle: knapsack\ncapacity: 9\nitems: [[5, 6]]\n")
+    refused = run_cli("solve", bag, env=env)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "field 'puzzle': the family plugin 'knapsack' is broken" in refused.stderr
+
+
+def test_a_formulation_file_with_a_hook_of_the_wrong_shape_is_refused(tmp_path):
+    odd = tmp_path / "odd.py"
+    odd.write_text("def build_model():\n    pass\n\ndef model_data(spec):\n    pass\n\ndef decode(model):\n    pass\n")
+    done = run_cli("solve", "packing/l_tromino_cube", "-f", f"{odd}:odd")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "hook 'decode' must take 2 arguments" in done.stderr
+
+
+KIT = """
+import json, sys
+from pyomo_puzzles.testing import check_family
+print(json.dumps(check_family("knapsack", instances=[sys.argv[1]], solvers=["highs"])))
+"""
+
+
+def test_the_conformance_kit_fails_a_family_whose_checker_accepts_wrong_solutions(tmp_path):
+    """A checker that accepts everything, and a picture hook that draws nothing (the
+    knapsack's above): the kit must fail both, and pass the rest."""
+    site = tmp_path / "site"
+    site.mkdir()
+    lenient = KNAPSACK.replace("    chosen = solution[\"chosen\"]\n", "    return []\n    chosen = solution[\"chosen\"]\n")
+    install_plugin(site, "lenient-plugin", "knapsack_lenient", lenient, "knapsack_lenient")
+    bag = tmp_path / "bag.yaml"
+    bag.write_text("puzzle: knapsack\ncapacity: 9\nitems: [[5, 6], [4, 6], [5, 7], [6, 7]]\nknown: {objective: 13}\n")
+    script = tmp_path / "kit.py"
+    script.write_text(KIT)
+    done = subprocess.run([sys.executable, str(script), str(bag)], capture_output=True, text=True,
+                          env=plugin_env(site), timeout=600)
+    assert done.returncode == 0, done.stderr
+    failed = json.loads(done.stdout)
+    assert set(failed) == {"checker-knapsack/bag", "picture-knapsack/bag"}, failed
+    assert "accepts the solution with a part" in failed["checker-knapsack/bag"]
+    assert "wrote no PNG" in failed["picture-knapsack/bag"]
