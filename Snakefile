@@ -5,6 +5,7 @@
 #       snakemake --cores 2 --configfile workflows/config/smoke.yaml
 #       snakemake --profile workflows/profiles/slurm     (on a SLURM cluster)
 
+import os
 import sys
 
 from snakemake.utils import min_version
@@ -12,7 +13,7 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 
-configfile: "workflows/config/default.yaml"
+configfile: os.path.join(workflow.basedir, "workflows/config/default.yaml")  # also when run with -s from elsewhere
 
 
 include: "workflows/rules/common.smk"

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+from matplotlib.patches import Rectangle
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
-
-from pyomo_puzzles.core.palette import colour_of, palette  # noqa: E402
-from pyomo_puzzles.families.instant_insanity.spec import CubeSet  # noqa: E402
+from pyomo_puzzles.core.drawing import new_figure
+from pyomo_puzzles.core.palette import colour_of, palette
+from pyomo_puzzles.families.instant_insanity.spec import CubeSet
 
 
 def _brightness(rgb) -> float:
@@ -24,7 +21,8 @@ def draw(spec: CubeSet, solution: dict, path: Path) -> None:
     fallback = dict(zip(spec.colours, palette(len(spec.colours))))
     fill = {name: colour_of(name, fallback[name]) for name in spec.colours}
     n = len(solution["stack"])
-    fig, axes = plt.subplots(1, 4, figsize=(4.8, 0.25 + 0.55 * n), squeeze=False)
+    fig = new_figure(figsize=(4.8, 0.25 + 0.55 * n))
+    axes = fig.subplots(1, 4, squeeze=False)
     for side, ax in enumerate(axes[0]):
         for level, entry in enumerate(solution["stack"]):
             name = entry["sides"][side]
@@ -42,4 +40,3 @@ def draw(spec: CubeSet, solution: dict, path: Path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, bbox_inches="tight", dpi=200)
-    plt.close(fig)

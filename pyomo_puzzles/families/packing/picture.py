@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+from matplotlib.patches import Circle, Rectangle
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from pyomo_puzzles.core.palette import colour_of, palette  # noqa: E402
-from pyomo_puzzles.families.packing.spec import PackingSpec, face_cells  # noqa: E402
+from pyomo_puzzles.core.drawing import new_figure
+from pyomo_puzzles.core.palette import colour_of, palette
+from pyomo_puzzles.families.packing.spec import PackingSpec, face_cells
 
 def _label(name: str, index: int, copies: int) -> str:
     if copies > 1:
@@ -44,7 +42,7 @@ def _draw_grid(ax, owner: np.ndarray, faces, labels, title: str) -> None:
     for x in range(width):
         for y in range(height):
             k = owner[x, y]
-            ax.add_patch(plt.Rectangle((x, y), 1, 1, facecolor=faces[k] if k >= 0 else "white",
+            ax.add_patch(Rectangle((x, y), 1, 1, facecolor=faces[k] if k >= 0 else "white",
                                        edgecolor="0.35", lw=0.5, hatch=None if k >= 0 else "////"))
             if k >= 0:
                 ax.text(x + 0.5, y + 0.5, labels[k], ha="center", va="center", fontsize=7, color="0.1")
@@ -52,7 +50,7 @@ def _draw_grid(ax, owner: np.ndarray, faces, labels, title: str) -> None:
                 ax.plot([x + 1, x + 1], [y, y + 1], color="black", lw=2.0)
             if y + 1 < height and owner[x, y] != owner[x, y + 1]:
                 ax.plot([x, x + 1], [y + 1, y + 1], color="black", lw=2.0)
-    ax.add_patch(plt.Rectangle((0, 0), width, height, fill=False, edgecolor="black", lw=2.0))
+    ax.add_patch(Rectangle((0, 0), width, height, fill=False, edgecolor="black", lw=2.0))
     ax.set_xlim(-0.05, width + 0.05)
     ax.set_ylim(-0.05, height + 0.05)
     ax.set_aspect("equal")
@@ -69,11 +67,11 @@ def _draw_rings_and_pegs(ax, spec: PackingSpec, solution: dict, layer: int | Non
         for cells in entry.get("marks", {}).values():
             for cell in cells:
                 if here(cell):
-                    ax.add_patch(plt.Circle((cell[0] + 0.5, cell[1] + 0.5), 0.32, fill=False, lw=1.6,
+                    ax.add_patch(Circle((cell[0] + 0.5, cell[1] + 0.5), 0.32, fill=False, lw=1.6,
                                             edgecolor="black"))
     for req in spec.requirements:
         if req.mark is not None and here(req.cell):
-            ax.add_patch(plt.Circle((req.cell[0] + 0.5, req.cell[1] + 0.5), 0.16, lw=1.0, edgecolor="black",
+            ax.add_patch(Circle((req.cell[0] + 0.5, req.cell[1] + 0.5), 0.16, lw=1.0, edgecolor="black",
                                     facecolor=colour_of(req.colour, "white"), zorder=3))
 
 
@@ -83,7 +81,7 @@ def _draw_face(ax, spec: PackingSpec, name: str, grid, owner, faces) -> None:
     for (r, c), cell in cells.items():
         clue = grid[r][c]
         face = "white" if clue == "?" else colour_of(clue, "white")
-        ax.add_patch(plt.Rectangle((c, rows - 1 - r), 1, 1, facecolor=face, edgecolor="black", lw=0.8))
+        ax.add_patch(Rectangle((c, rows - 1 - r), 1, 1, facecolor=face, edgecolor="black", lw=0.8))
         if clue == "?":
             ax.text(c + 0.5, rows - 0.5 - r, "?", ha="center", va="center", fontsize=9)
     ax.set_xlim(0, cols)
@@ -96,7 +94,8 @@ def _draw_face(ax, spec: PackingSpec, name: str, grid, owner, faces) -> None:
 
 def _figure_2d(spec: PackingSpec, solution: dict):
     owner, faces, labels = _pieces_view(spec, solution)
-    fig, ax = plt.subplots(figsize=(0.55 * spec.size[0] + 0.6, 0.55 * spec.size[1] + 0.7))
+    fig = new_figure(figsize=(0.55 * spec.size[0] + 0.6, 0.55 * spec.size[1] + 0.7))
+    ax = fig.subplots()
     _draw_grid(ax, owner, faces, labels, spec.title)
     _draw_rings_and_pegs(ax, spec, solution)
     return fig
@@ -106,7 +105,7 @@ def _figure_3d(spec: PackingSpec, solution: dict):
     owner, faces, labels = _pieces_view(spec, solution)
     layers = spec.size[2]
     panels = 1 + layers + len(spec.faces)
-    fig = plt.figure(figsize=(1.9 * panels + 0.6, 2.8))
+    fig = new_figure(figsize=(1.9 * panels + 0.6, 2.8))
     ax3d = fig.add_subplot(1, panels, 1, projection="3d")
     filled = owner >= 0
     colours = np.empty(owner.shape, dtype=object)
@@ -134,4 +133,3 @@ def draw(spec: PackingSpec, solution: dict, path: Path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=150)
-    plt.close(fig)

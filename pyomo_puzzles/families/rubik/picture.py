@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+from matplotlib.patches import Rectangle
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
-
-from pyomo_puzzles.core.palette import colour_of  # noqa: E402
-from pyomo_puzzles.families.rubik import cube  # noqa: E402
+from pyomo_puzzles.core.drawing import new_figure
+from pyomo_puzzles.core.palette import colour_of
+from pyomo_puzzles.families.rubik import cube
 
 FACE_COLOURS = {"U": "white", "R": "red", "F": "green", "D": "yellow", "L": "orange", "B": "blue"}
 NET = {"U": (1, 2), "L": (0, 1), "F": (1, 1), "R": (2, 1), "B": (3, 1), "D": (1, 0)}  # (column, row) of each face
@@ -35,10 +32,10 @@ def _net(ax, state, n: int, title: str) -> None:
 def draw(spec, solution: dict, path: Path) -> None:
     n = spec.size
     after = cube.apply(spec.array(), solution["moves"], n)
-    fig, axes = plt.subplots(1, 2, figsize=(5.8, 2.4))
+    fig = new_figure(figsize=(5.8, 2.4))
+    axes = fig.subplots(1, 2)
     _net(axes[0], spec.array(), n, "scrambled")
     _net(axes[1], after, n, "after " + (" ".join(solution["moves"]) or "no move"))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, bbox_inches="tight", dpi=200)
-    plt.close(fig)
