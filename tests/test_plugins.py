@@ -224,3 +224,32 @@ def test_the_conformance_kit_fails_a_family_whose_checker_accepts_wrong_solution
     assert set(failed) == {"checker-knapsack/bag", "picture-knapsack/bag"}, failed
     assert "accepts the solution with a part" in failed["checker-knapsack/bag"]
     assert "wrote no PNG" in failed["picture-knapsack/bag"]
+
+
+MINIMAL = KNAPSACK.split("FAMILY = register(")[0] + '''
+FAMILY = register(Family(
+    name="knapsack", summary="0-1 knapsack, required hooks only", schema=SCHEMA, load=load,
+    formulations={"binary": Formulation("binary", "one binary per item", build_model, model_data, decode)},
+    check=check))
+'''
+
+
+def test_a_family_with_only_the_required_hooks_works_and_names_what_it_lacks(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    install_plugin(site, "minimal-plugin", "knapsack_minimal", MINIMAL, "knapsack_minimal")
+    env = plugin_env(site)
+    bag = tmp_path / "bag.yaml"
+    bag.write_text("puzzle: knapsack\ncapacity: 9\nitems: [[5, 6], [4, 6], [5, 7], [6, 7]]\n")
+    listing = run_cli("list", env=env)
+    assert "    - binary (default): one binary per item" in listing.stdout and "BROKEN" not in listing.stdout
+    solved = run_cli("solve", bag, "-o", tmp_path / "r.json", env=env)
+    assert solved.returncode == 0 and "solution checked" in solved.stdout, solved.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["objective"] == 13  # items 1 and 2, by hand
+    pictured = run_cli("solve", bag, "--picture", tmp_path / "p.png", env=env)
+    assert pictured.returncode == 2 and pictured.stderr.strip().splitlines() == [
+        "pyomo-puzzles: error: family 'knapsack' draws no pictures (its Family has no 'draw' hook)"]
+    counted = run_cli("count", bag, "-q", env=env)
+    assert counted.returncode == 2 and counted.stderr.strip().splitlines() == [
+        "pyomo-puzzles: error: formulation 'binary' cannot enumerate solutions (it has no 'solution_vars' hook); "
+        "no formulation of family 'knapsack' can"]

@@ -156,8 +156,9 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
     solver = solver or solvers.default_name()
     form = choose_formulation(instance, formulation)
     if form.solution_vars is None:
-        raise UserError(f"formulation '{form.name}' cannot enumerate solutions; use another "
-                        f"(e.g. '{instance.family.default_formulation}')")
+        able = [f.name for f in instance.family.formulations.values() if f.solution_vars is not None]
+        hint = f"use {', '.join(able)}" if able else f"no formulation of family '{instance.family.name}' can"
+        raise UserError(f"formulation '{form.name}' cannot enumerate solutions (it has no 'solution_vars' hook); {hint}")
     if up_to_symmetry:
         instance.family.symmetry()  # a family without symmetry images says so before any solve
     started = time.perf_counter()
