@@ -57,21 +57,14 @@ def test_candidates_keep_fewer_binaries_than_the_three_index_model():
     assert kept < 729 // 2  # 729 binaries in the three-index model
 
 
-def test_a_row_of_the_wrong_length_names_its_field(tmp_path):
+@pytest.mark.parametrize("row, message", [
+    ('"53..7..."', r"field 'grid\[0\]': has 8 cells, not 9"),
+    ('"53..7...5"', r"field 'grid\[0\]': digit 5 is given twice in row 1"),
+], ids=["short row", "digit twice"])
+def test_a_wrong_grid_names_the_row(tmp_path, row, message):
     from pyomo_puzzles.errors import DataError
 
-    text = (INSTANCES[0].parent / "wikipedia.yaml").read_text().replace('"53..7...."', '"53..7..."')
-    path = tmp_path / "short.yaml"
-    path.write_text(text)
-    with pytest.raises(DataError, match=r"field 'grid\[0\]': has 8 cells, not 9"):
-        pp.load(path)
-
-
-def test_a_digit_given_twice_in_a_row_is_refused(tmp_path):
-    from pyomo_puzzles.errors import DataError
-
-    text = (INSTANCES[0].parent / "wikipedia.yaml").read_text().replace('"53..7...."', '"53..7...5"')
-    path = tmp_path / "twice.yaml"
-    path.write_text(text)
-    with pytest.raises(DataError, match=r"digit 5 is given twice in row 1"):
+    path = tmp_path / "wrong.yaml"
+    path.write_text((INSTANCES[0].parent / "wikipedia.yaml").read_text().replace('"53..7...."', row))
+    with pytest.raises(DataError, match=message):
         pp.load(path)
