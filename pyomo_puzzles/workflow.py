@@ -149,8 +149,21 @@ def draw_instance(smk: Any) -> None:
     instance = instances.load(f"{w.puzzle}/{w.name}")
     record = api.solve(instance, None, smk.params.solver, time_limit=60, isolate=False)
     if record.solution is None or not record.checked:
-        raise RuntimeError(f"no checked solution to draw: {record.status} {record.message}")
+        _no_solution_picture(instance.name, f"{record.status} on {record.solver} {record.message}".strip(),
+                             Path(smk.output.picture))
+        return
     record.picture(smk.output.picture)
+
+
+def _no_solution_picture(name: str, why: str, path: Path) -> None:
+    """In place of a solution's picture, one that says why there is none (an infeasible
+    instance must not stop the pipeline)."""
+    from pyomo_puzzles.core.drawing import new_figure
+
+    figure = new_figure(figsize=(4.5, 0.8))
+    figure.text(0.5, 0.5, f"{name}: no solution to draw\n({why})", ha="center", va="center", fontsize=9)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=150)
 
 
 # --- the tidy table of runs --------------------------------------------------------------

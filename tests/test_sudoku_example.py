@@ -52,7 +52,7 @@ def test_the_pipeline_runs_it_beside_a_shipped_family(env, tmp_path):
     config = tmp_path / "sudoku.yaml"
     config.write_text(textwrap.dedent(f"""\
         results: {tmp_path / 'results'}
-        instances: [sudoku/royle17_1, sudoku/inkala_2012, packing/l_tromino_cube]
+        instances: [sudoku/royle17_1, sudoku/inkala_2012, sudoku/wikipedia_no_solution, packing/l_tromino_cube]
         formulations: [three_index, candidates, placement]
         solvers: [highs]
         repeats: 1
@@ -74,10 +74,15 @@ def test_the_pipeline_runs_it_beside_a_shipped_family(env, tmp_path):
     sudoku = runs[runs["puzzle"] == "sudoku"]
     assert sorted(set(zip(sudoku["instance"], sudoku["formulation"]))) == [
         ("sudoku/inkala_2012", "candidates"), ("sudoku/inkala_2012", "three_index"),
-        ("sudoku/royle17_1", "candidates"), ("sudoku/royle17_1", "three_index")]
-    assert (sudoku["status"] == "optimal").all() and sudoku["checked"].all()
+        ("sudoku/royle17_1", "candidates"), ("sudoku/royle17_1", "three_index"),
+        ("sudoku/wikipedia_no_solution", "candidates"), ("sudoku/wikipedia_no_solution", "three_index")]
+    solvable = sudoku[sudoku["instance"] != "sudoku/wikipedia_no_solution"]
+    assert (solvable["status"] == "optimal").all() and solvable["checked"].all()
+    assert (sudoku[sudoku["instance"] == "sudoku/wikipedia_no_solution"]["status"] == "infeasible").all()
     assert (runs["puzzle"] == "packing").sum() == 1
     count = json.loads((results / "counts" / "sudoku" / "royle17_1" / "candidates" / "highs.json").read_text())
     assert count["complete"] and count["solutions"] == 1 and count["agrees_with_known"] is True
     assert (results / "pictures" / "sudoku" / "royle17_1.png").read_bytes()[:4] == b"\x89PNG"
+    # an instance without a solution gets a picture that says so, and does not stop the pipeline
+    assert (results / "pictures" / "sudoku" / "wikipedia_no_solution.png").read_bytes()[:4] == b"\x89PNG"
     assert "sudoku/royle17_1" in (results / "report.md").read_text()
