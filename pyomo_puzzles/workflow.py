@@ -222,8 +222,8 @@ def _write_table(table, path: str, writer: str) -> None:
 # --- tables, figures, report (pyomo_puzzles.report does the work) ------------------------
 
 def write_report(smk: Any) -> None:
-    """The tidy runs table, summary tables, figures and the report page, in one job."""
-    from pyomo_puzzles.report import figures, page, tables
+    """The tidy runs table, summary tables, figures and the report pages (Markdown, HTML), in one job."""
+    from pyomo_puzzles.report import figures, html, page, tables
 
     paths = [p for manifest in smk.input.manifests for p in json.loads(Path(manifest).read_text())["records"]]
     runs = runs_table(paths, smk.params.results)
@@ -236,8 +236,7 @@ def write_report(smk: Any) -> None:
     out = Path(smk.output.figures).parent
     drawn = []
     timed = runs[runs["status"] != "licence_limit"]  # a refused licence says nothing about speed
-    for name, draw in (("runtime", figures.runtime_per_instance), ("performance_profile", figures.performance_profile),
-                       ("cactus", figures.cactus), ("scaling", figures.scaling)):
+    for name, draw in figures.FIGURES:
         drawn += [Path(p) for p in draw(timed, style, out / name)]
     records.write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn]})
     counts = counts_table(list(smk.input.counts))
@@ -245,3 +244,6 @@ def write_report(smk: Any) -> None:
     env = json.loads(Path(smk.input.environment).read_text())
     page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report),
                       counts=counts if len(counts) else None)
+    pictures = sorted((Path(smk.params.results) / "pictures").glob("**/*.png"))
+    html.write_html(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.html),
+                    counts=counts if len(counts) else None, comparison=None, pictures=pictures)

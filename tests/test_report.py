@@ -226,12 +226,73 @@ def _assert_pdf_and_png(paths, stem) -> None:
 
 
 @pytest.mark.parametrize("draw", [figures.runtime_per_instance, figures.performance_profile, figures.cactus,
-                                  figures.scaling], ids=lambda f: f.__name__)
+                                  figures.scaling], ids=lambda f: f.__name__)  # variability: below
 def test_figures_write_pdf_and_png(runs, tmp_path, draw):
     stem = tmp_path / "figs" / draw.__name__
     before = mpl.rcParams["font.size"]
     _assert_pdf_and_png(draw(runs, figures.FigureStyle(font_size=before + 1), stem), stem)
     assert mpl.rcParams["font.size"] == before  # the style does not leak into global rcParams
+
+
+@pytest.fixture
+def seeded(runs) -> pd.DataFrame:
+    """The runs table twice more with other seeds and times (the variability figure's case)."""
+    return pd.concat([runs.assign(seed=1), runs.assign(seed=2, wall_time=runs["wall_time"] * 1.5),
+                      runs.assign(seed=3, wall_time=runs["wall_time"] * 0.7)], ignore_index=True)
+
+
+@pytest.mark.parametrize("name, draw", figures.FIGURES, ids=[name for name, _ in figures.FIGURES])
+@pytest.mark.parametrize("width, size", [(418.25, 9), (345.0, 11), (455.24, 10)])
+def test_figures_are_the_text_width_in_the_font_size_and_inside(seeded, tmp_path, name, draw, width, size):
+    style = figures.FigureStyle(text_width_pt=width, font_size=size)
+    seen = []
+    figures.INSPECTORS.append(lambda figure: seen.append((figure.get_figwidth(), figures.layout_problems(figure, style))))
+    try:
+        paths = draw(seeded, style, tmp_path / name)
+    finally:
+        figures.INSPECTORS.pop()
+    assert len(seen) == 1 and len(paths) == 2
+    figure_width, problems = seen[0]
+    assert figure_width == pytest.approx(width / 72.27) and problems == []
+    assert _png_width(paths[1]) == int(width / 72.27 * 200)
+
+
+def test_one_colour_per_solver_in_every_figure_and_folder():
+    """Colour = solver, fixed for the shipped solvers: the same whatever else was run."""
+    assert figures.solver_colour("highs") != figures.solver_colour("scip")
+    assert len({figures.solver_colour(s) for s in figures.SOLVER_COLOUR_INDEX}) == len(figures.SOLVER_COLOUR_INDEX)
+    one = figures.encoding(pd.DataFrame([run("packing/a", "scip", "placement", "optimal", 1.0, True)]),
+                           figures.FigureStyle())
+    two = figures.encoding(pd.DataFrame([run("packing/a", s, "placement", "optimal", 1.0, True)
+                                         for s in ("highs", "cbc", "scip")]), figures.FigureStyle())
+    assert one.spec("packing", "scip", "placement")["color"] == two.spec("packing", "scip", "placement")["color"]
+
+
+def test_figures_select_order_and_label_methods(runs, tmp_path):
+    style = figures.FigureStyle(solvers=["cbc", "highs"], formulations=["placement"], labels={"highs": "HiGHS"})
+    codes = figures.encoding(figures.select_runs(runs, style), style)
+    assert codes.solvers == ["highs"] and codes.formulations == {"packing": ["placement"]}
+    assert codes.label("highs") == "HiGHS"
+    labels = []
+    figures.INSPECTORS.append(lambda figure: labels.extend(t.get_text() for t in figure.legends[0].get_texts()))
+    try:
+        figures.cactus(runs, style, tmp_path / "cactus")
+    finally:
+        figures.INSPECTORS.pop()
+    assert "HiGHS" in labels and "cbc" not in labels and "cell_assignment" not in labels
+
+
+def test_scaling_joins_only_instances_of_one_kind(runs, tmp_path):
+    one_size = runs.assign(size=5.0)  # every instance the same size: no series to draw
+    assert figures.scaling(one_size, figures.FigureStyle(), tmp_path / "s1") == []
+    kinds = runs.assign(size_label=["a", "b", "c", "a", "b", "c"])  # three kinds of one size each
+    assert figures.scaling(kinds, figures.FigureStyle(), tmp_path / "s2") == []
+    assert len(figures.scaling(runs, figures.FigureStyle(), tmp_path / "s3")) == 2  # one kind, sizes 4, 6, 8
+
+
+def test_variability_only_where_seeds_or_permutations_were_run(runs, seeded, tmp_path):
+    assert figures.variability(runs, figures.FigureStyle(), tmp_path / "v0") == []
+    assert len(figures.variability(seeded, figures.FigureStyle(), tmp_path / "v1")) == 2
 
 
 def test_scaling_without_sizes_writes_nothing(runs, tmp_path):
@@ -273,3 +334,16 @@ def test_write_report(runs, tmp_path):
     assert "| cbc | cell_assignment | 3 | 3 | 1 | 1 | 1 | 0 | 0 | 4.66 | 10.0 | 1 | 0 |" in text
     assert "![Cactus](figures/cactus.png)" in text and "[PDF](figures/cactus.pdf)" in text
     assert "s = 1 s" in text
+
+
+def test_the_layout_check_finds_a_text_outside_or_of_another_size():
+    style = figures.FigureStyle()
+    with style.context():
+        figure = figures._new_figure(style, 0.5)
+        ax = figure.add_subplot()
+        ax.plot([1, 2], [1, 2])
+        assert figures.layout_problems(figure, style) == []
+        figure.text(1.05, 0.5, "outside")
+        ax.set_title("too big", fontsize=14)
+        problems = figures.layout_problems(figure, style)
+    assert any("reach outside" in p for p in problems) and any("'too big' is 14 pt" in p for p in problems)

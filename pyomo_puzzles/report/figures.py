@@ -60,6 +60,12 @@ class FigureStyle:
     text_width_pt: float = 418.25
     latex: bool = False
     font_size: float = 9
+    solvers: list[str] | None = None
+    """Which solvers the figures show, in legend order (None: all, sorted)."""
+    formulations: list[str] | None = None
+    """Which formulations the figures show, in legend order (None: all, in each family's order)."""
+    labels: dict[str, str] = field(default_factory=dict)
+    """Display labels of solvers and formulations (e.g. {"highs": "HiGHS"})."""
     _usetex: bool | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -218,40 +224,111 @@ def cactus_data(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["puzzle", "method", "solved", "time"])
 
 
-# --- drawing helpers ---------------------------------------------------------------------------
+# --- the encoding: colour = solver, marker and line style = formulation -----------------------
 
-def method_styles(methods: Sequence[str], puzzles_of: dict[str, set[str]] | None = None) -> dict[str, dict]:
-    """Colour, marker and line style per method; the same in every figure of one runs table.
+SOLVER_COLOUR_INDEX = {"highs": 0, "cbc": 1, "glpk": 2, "scip": 4, "gurobi": 3, "cplex": 5, "cpsat": 6, "dlx": 8}
+"""Fixed colours (index into seaborn's 10 colour-blind colours) for the solvers that ship, so
+a solver has the same colour in every figure and every results folder. Grey (7) is kept for
+time limits; other solvers get a colour from their name (stable, but may repeat)."""
+FORMULATION_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "p", "h", "*")
+VIRTUAL_BEST = "virtual best"
 
-    Methods are taken in sorted order; markers and line styles cycle through their lists.
-    Colours come from the 10 colour-blind colours, chosen greedily so that methods sharing
-    a puzzle (``puzzles_of``: method -> puzzles it ran) get different colours while each
-    puzzle has at most 10 methods.
-    """
-    names = sorted(set(methods))
-    puzzles_of = puzzles_of or {}
+
+def solver_colour(solver: str) -> tuple:
+    """The solver's colour: fixed for the shipped solvers, from a hash of the name otherwise."""
+    import zlib
+
     colours = sns.color_palette("colorblind", 10)
-    colour_index: dict[str, int] = {}
-    for i, name in enumerate(names):
-        taken = {colour_index[other] for other in colour_index
-                 if not puzzles_of.get(name) or puzzles_of.get(name, set()) & puzzles_of.get(other, set())}
-        free = [c for c in range(len(colours)) if c not in taken]
-        colour_index[name] = free[0] if free else i % len(colours)
-    return {name: {"color": colours[colour_index[name]], "marker": METHOD_MARKERS[i % len(METHOD_MARKERS)],
-                   "linestyle": LINE_STYLES[i % len(LINE_STYLES)]} for i, name in enumerate(names)}
+    index = SOLVER_COLOUR_INDEX.get(solver)
+    if index is None:
+        free = [i for i in range(10) if i not in SOLVER_COLOUR_INDEX.values() and i != 7]
+        index = free[zlib.crc32(solver.encode()) % len(free)]
+    return colours[index]
 
 
-def _methods_and_styles(runs: pd.DataFrame) -> tuple[list[str], dict[str, dict]]:
-    """All methods of the runs table (sorted) and their styles."""
-    solvers = tables._column(runs, "solver").astype(str)
-    formulations = tables._column(runs, "formulation").astype(str)
+def _family_formulations(puzzle: str) -> list[str]:
+    """The family's formulations in its own order (empty if the family is not installed)."""
+    try:
+        from pyomo_puzzles.core import registry
+
+        return list(registry.family(puzzle).formulations)
+    except Exception:  # noqa: BLE001 - a results folder may hold a family this machine lacks
+        return []
+
+
+def formulation_styles(puzzle: str, formulations: Sequence[str]) -> dict[str, dict]:
+    """Marker and line style per formulation of one family, by the family's own order (so a
+    formulation looks the same in every results folder), other formulations after it."""
+    known = _family_formulations(puzzle)
+    order = [f for f in known if f in formulations] + sorted(set(formulations) - set(known))
+    ranks = {f: known.index(f) if f in known else len(known) + order.index(f) for f in order}
+    return {f: {"marker": FORMULATION_MARKERS[r % len(FORMULATION_MARKERS)], "linestyle": LINE_STYLES[r % len(LINE_STYLES)]}
+            for f, r in ranks.items()}
+
+
+def _ordered(values: Sequence[str], wanted: Sequence[str] | None) -> list[str]:
+    present = set(values)
+    return [v for v in wanted if v in present] if wanted else sorted(present)
+
+
+@dataclass
+class Encoding:
+    """Solvers (colours) and formulations (markers, line styles) of the figures' runs, in
+    legend order, with their display labels."""
+
+    solvers: list[str]
+    formulations: dict[str, list[str]]  # per puzzle
+    marks: dict[str, dict[str, dict]]  # puzzle -> formulation -> marker, line style
+    labels: dict[str, str]
+
+    def spec(self, puzzle: str, solver: str, formulation: str) -> dict:
+        return {"color": solver_colour(solver), **self.marks[puzzle][formulation]}
+
+    def label(self, name: str) -> str:
+        return self.labels.get(name, name)
+
+    def restricted(self, drawn: pd.DataFrame) -> "Encoding":
+        """The same marks, with only the solvers and formulations of `drawn` (the legend of
+        a figure lists what it shows)."""
+        pairs = set(zip(drawn["puzzle"].astype(str), drawn["formulation"].astype(str)))
+        solvers = [s for s in self.solvers if s in set(drawn["solver"].astype(str))]
+        formulations = {p: [f for f in names if (p, f) in pairs] for p, names in self.formulations.items()}
+        return Encoding(solvers, {p: f for p, f in formulations.items() if f}, self.marks, self.labels)
+
+    def ordered_formulations(self) -> list[tuple[str, str]]:
+        """(puzzle, formulation) in legend order."""
+        return [(puzzle, name) for puzzle, names in self.formulations.items() for name in names]
+
+
+def select_runs(runs: pd.DataFrame, style: FigureStyle) -> pd.DataFrame:
+    """The runs the figures show: the configured solvers and formulations, if any are given."""
+    keep = pd.Series(True, index=runs.index)
+    if style.solvers:
+        keep &= tables._column(runs, "solver").astype(str).isin(style.solvers)
+    if style.formulations:
+        keep &= tables._column(runs, "formulation").astype(str).isin(style.formulations)
+    return runs[keep]
+
+
+def encoding(runs: pd.DataFrame, style: FigureStyle) -> Encoding:
+    """Colours by solver; markers and line styles by formulation, numbered through the
+    families (in each family's own order) so that no two formulations of a figure look alike."""
+    solvers = _ordered(tables._column(runs, "solver").astype(str).unique(), style.solvers)
+    formulations, marks, rank = {}, {}, 0
     puzzles = tables._column(runs, "puzzle").fillna("?").astype(str)
-    puzzles_of: dict[str, set[str]] = {}
-    for s, f, p in zip(solvers, formulations, puzzles):
-        puzzles_of.setdefault(method_label(s, f), set()).add(p)
-    methods = sorted(puzzles_of)
-    return methods, method_styles(methods, puzzles_of)
+    for puzzle in sorted(puzzles.unique()):
+        present = tables._column(runs, "formulation").astype(str)[puzzles == puzzle].unique()
+        order = list(formulation_styles(puzzle, present))
+        formulations[puzzle] = _ordered(present, style.formulations) if style.formulations else order
+        marks[puzzle] = {}
+        for name in order:
+            marks[puzzle][name] = {"marker": FORMULATION_MARKERS[rank % len(FORMULATION_MARKERS)],
+                                   "linestyle": LINE_STYLES[rank % len(LINE_STYLES)]}
+            rank += 1
+    return Encoding(solvers, formulations, marks, dict(style.labels or {}))
 
+
+# --- drawing helpers ---------------------------------------------------------------------------
 
 def _new_figure(style: FigureStyle, aspect: float) -> Figure:
     figure = Figure(figsize=style.figsize(aspect))
@@ -264,9 +341,9 @@ def _panel_grid(count: int) -> tuple[int, int]:
     return math.ceil(count / columns), columns
 
 
-def _panels_aspect(rows: int, columns: int) -> float:
-    """Height / width of a figure of panels, with room for the legend below."""
-    return rows * (0.5 if columns == 1 else 0.38) + 0.14
+def _panels_aspect(rows: int, columns: int, legend_rows: int) -> float:
+    """Height / width of a figure of panels, with room for the legends below."""
+    return rows * (0.5 if columns == 1 else 0.4) + 0.06 + 0.035 * legend_rows
 
 
 def _panels(figure: Figure, count: int, **kwargs) -> list:
@@ -278,28 +355,79 @@ def _panels(figure: Figure, count: int, **kwargs) -> list:
     return list(axes[:count])
 
 
-def _legend(figure: Figure, style: FigureStyle, methods: Sequence[str], styles: dict[str, dict],
-            lines: bool, limit: str | None) -> None:
-    """One legend below the panels: the methods, then the time limit's entry.
-
-    ``limit``: "timeout" (an x at the limit, dashed line: "timeout (at limit)"), "line"
-    (the dashed line alone: "time limit"), or None.
-    """
-    handles = [Line2D([], [], color=styles[m]["color"], marker=styles[m]["marker"],
-                      linestyle=styles[m]["linestyle"] if lines else "none", label=style.text(m))
-               for m in methods]
+def _legend_groups(style: FigureStyle, codes: Encoding, lines: bool, limit: str | None,
+                   virtual_best: bool) -> list[list[Line2D]]:
+    """The legend's two groups: solvers (colours; the virtual best in black) and
+    formulations (markers and line styles in grey; the time limit's entry)."""
+    solvers = [Line2D([], [], color=solver_colour(s), marker="s", linestyle="-" if lines else "none",
+                      label=style.text(codes.label(s))) for s in codes.solvers]
+    if virtual_best:
+        solvers.append(Line2D([], [], color="black", linewidth=0.9, label=style.text(VIRTUAL_BEST)))
+    formulations = []
+    for puzzle, name in codes.ordered_formulations():
+        mark = codes.marks[puzzle][name]
+        formulations.append(Line2D([], [], color="0.3", marker=mark["marker"], linestyle=mark["linestyle"] if lines
+                                   else "none", label=style.text(codes.label(name))))
     if limit == "timeout":
-        handles.append(Line2D([], [], color="0.35", marker=TIMEOUT_MARKER, linestyle="--", linewidth=0.8,
-                              label=style.text(TIMEOUT_LABEL)))
+        formulations.append(Line2D([], [], color="0.45", marker=TIMEOUT_MARKER, linestyle="--", linewidth=0.8,
+                                   label=style.text(TIMEOUT_LABEL)))
     elif limit == "line":
-        handles.append(Line2D([], [], color="0.35", linestyle="--", linewidth=0.8, label=style.text("time limit")))
-    if handles:
-        figure.legend(handles=handles, loc="outside lower center", ncol=min(3, len(handles)))
+        formulations.append(Line2D([], [], color="0.45", linestyle="--", linewidth=0.8,
+                                   label=style.text("time limit")))
+    return [group for group in (solvers, formulations) if group]
+
+
+def _legend_shape(style: FigureStyle, groups: list[list[Line2D]]) -> int:
+    """Rows of the legend: the fewest that keep its estimated width within the figure."""
+    def width(rows: int) -> float:
+        points = 0.0
+        for group in groups:
+            for column in range(0, len(group) + 1, rows):
+                labels = [h.get_label() for h in ([None] + group)[column:column + rows] if h is not None]
+                points += 0.6 * (style.font_size - 1) * max([len(x) for x in labels] + [8]) + 3.2 * style.font_size
+        return points
+    rows = 1
+    while width(rows) > 0.95 * style.text_width_pt and rows < max(len(g) for g in groups) + 1:
+        rows += 1
+    return rows
+
+
+def _legend_rows(style: FigureStyle, codes: Encoding) -> int:
+    return _legend_shape(style, _legend_groups(style, codes, True, "timeout", True))
+
+
+def _legends(figure: Figure, style: FigureStyle, codes: Encoding, lines: bool, limit: str | None,
+             virtual_best: bool = False) -> None:
+    """One legend below the panels, in two column groups: a header 'solver:' and the
+    solvers' colours, then 'formulation:' and the markers and line styles."""
+    groups = _legend_groups(style, codes, lines, limit, virtual_best)
+    if not groups:
+        return
+    rows = _legend_shape(style, groups)
+    handles = []
+    for title, group in zip(("solver", "formulation") if len(groups) == 2 else ("solver",), groups):
+        entries = [Line2D([], [], linestyle="none", label=style.text(title + ":"))] + group
+        entries += [Line2D([], [], linestyle="none", label=" ")] * (-len(entries) % rows)
+        handles += entries
+    figure.legend(handles=handles, loc="outside lower center", ncol=len(handles) // rows, handlelength=2.0,
+                  columnspacing=1.2, handletextpad=0.5)
+
+
+def _plain_log_axis(axis, values=None) -> None:
+    """Log-axis ticks as plain numbers (0.01, 1, 100), not 10^k or '6 x 10^1'; ticks at
+    1, 2 and 5 times a power of ten where `values` span less than two decades."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    finite = np.asarray([v for v in (values if values is not None else []) if np.isfinite(v) and v > 0])
+    narrow = len(finite) > 0 and np.log10(finite.max() / finite.min()) < 2
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if narrow else (1.0,)))
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def _limit_lines(ax, limits: pd.Series, vertical: bool = False) -> None:
     for limit in sorted(set(limits.dropna().tolist())):
-        (ax.axvline if vertical else ax.axhline)(limit, color="0.35", linestyle="--", linewidth=0.8, zorder=1)
+        (ax.axvline if vertical else ax.axhline)(limit, color="0.45", linestyle="--", linewidth=0.8, zorder=1)
 
 
 def _no_data(figure: Figure, style: FigureStyle, what: str) -> None:
@@ -308,8 +436,35 @@ def _no_data(figure: Figure, style: FigureStyle, what: str) -> None:
     ax.set_axis_off()
 
 
+INSPECTORS: list = []
+"""Functions called with every figure just before it is saved (the tests check layouts here)."""
+
+
+def layout_problems(figure: Figure, style: FigureStyle) -> list[str]:
+    """What breaks the style in a drawn figure: a text whose size is not the style's font
+    size (or one point less, for ticks and legends), or a text or legend that reaches
+    outside the figure."""
+    from matplotlib.text import Text
+
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    problems = []
+    for text in figure.findobj(Text):
+        if text.get_visible() and text.get_text().strip():
+            size = text.get_fontsize()
+            if not style.font_size - 1 <= size <= style.font_size:
+                problems.append(f"text {text.get_text()!r} is {size:g} pt, not {style.font_size:g}")
+    drawn = figure.get_tightbbox(renderer)  # inches; every drawn artist, legends and labels included
+    width, height = figure.get_size_inches()
+    if drawn.x0 < -0.01 or drawn.y0 < -0.01 or drawn.x1 > width + 0.01 or drawn.y1 > height + 0.01:
+        problems.append(f"drawn parts reach outside the figure: {drawn.bounds} in a {width:.2f} x {height:.2f} in figure")
+    return problems
+
+
 def save_figure(figure: Figure, stem: str | Path) -> list[Path]:
     """Write ``<stem>.pdf`` and ``<stem>.png`` (200 dpi), then free the figure; return [pdf, png]."""
+    for inspect in INSPECTORS:
+        inspect(figure)
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.with_name(stem.name + ".pdf"), stem.with_name(stem.name + ".png")]
@@ -323,13 +478,13 @@ def _draw_points(ax, frame: pd.DataFrame, x: np.ndarray, spec: dict) -> None:
     """Solved: the method's marker at its time; not solved: an x at the time limit."""
     solved = frame["solved"].to_numpy(dtype=bool)
     ax.scatter(x[solved], frame["time"].clip(lower=MIN_TIME).to_numpy()[solved], marker=spec["marker"],
-               color=spec["color"], s=14, linewidths=0.5, edgecolors="black", zorder=3)
+               color=spec["color"], s=14, linewidths=0.4, edgecolors="black", zorder=3)
     ax.scatter(x[~solved], frame["time_limit"].to_numpy()[~solved], marker=TIMEOUT_MARKER,
                color=spec["color"], s=20, linewidths=1.0, zorder=3)
 
 
 def _instance_order(data: pd.DataFrame) -> pd.DataFrame:
-    """Instances by puzzle, then by best solved time (unsolved last), then by name."""
+    """Instances by best solved time (unsolved last), then by name."""
     best = data[data["solved"].astype(bool)].groupby("instance")["time"].min()
     order = data[["puzzle", "instance"]].drop_duplicates()
     order = order.assign(best=order["instance"].map(best).fillna(math.inf))
@@ -344,76 +499,102 @@ def _short_name(instance: str, puzzle: str) -> str:
     return instance.removeprefix(f"{puzzle}/")
 
 
+def _methods_of(group: pd.DataFrame, codes: Encoding, puzzle: str) -> list[tuple[str, str]]:
+    """(solver, formulation) pairs of a family's data, in legend order."""
+    pairs = set(zip(group["solver"], group["formulation"]))
+    return [(s, f) for f in codes.formulations[puzzle] for s in codes.solvers if (s, f) in pairs]
+
+
+def _with_runs(runs: pd.DataFrame, style: FigureStyle):
+    runs = select_runs(runs, style)
+    return runs, encoding(runs, style)
+
+
 # --- figures -----------------------------------------------------------------------------------
 
+def _instance_axis(ax, style: FigureStyle, order: pd.DataFrame) -> None:
+    if len(order) <= 40:
+        ax.set_xticks(range(len(order)))
+        ax.set_xticklabels([style.text(_short_name(i, p)) for i, p in zip(order["instance"], order["puzzle"])],
+                           rotation=50, ha="right", rotation_mode="anchor", fontsize=style.font_size - 1)
+    else:
+        ax.set_xticks([])
+        ax.set_xlabel(style.text(f"{len(order)} instances, by best time"))
+
+
 def runtime_per_instance(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
-    """Wall time per instance (median over repeats, log scale), one marker per method;
-    unsolved at the time limit with an ``x``, the limit as a dashed line. Instances are
-    grouped by puzzle (named above the axes) and sorted by their best time."""
+    """Wall time per instance (median over repeats, log scale), one panel per family:
+    colour = solver, marker = formulation; unsolved at the time limit with an ``x``, the
+    limit as a dashed line. Instances are sorted by their best time."""
+    runs, codes = _with_runs(runs, style)
     data = instance_times(runs)
-    methods, styles = _methods_and_styles(runs)
-    legend_rows = math.ceil((len(methods) + 1) / 3)
+    puzzles = sorted(data["puzzle"].unique())
     with style.context():
-        figure = _new_figure(style, 0.40 + 0.05 * legend_rows)  # room for the legend below
+        figure = _new_figure(style, 0.36 * max(len(puzzles), 1) + 0.06 + 0.035 * _legend_rows(style, codes))
         if data.empty:
             _no_data(figure, style, "runs")
             return save_figure(figure, stem)
-        order = _instance_order(data)
-        position = {name: i for i, name in enumerate(order["instance"])}
-        ax = figure.add_subplot()
-        for puzzle, group in data.groupby("puzzle", sort=True):
-            present = sorted(group["method"].unique())
-            width = min(0.8 / len(present), 0.15)
-            for i, method in enumerate(present):
-                frame = group[group["method"] == method]
-                x = frame["instance"].map(position).to_numpy(dtype=float) + (i - (len(present) - 1) / 2) * width
-                _draw_points(ax, frame, x, styles[method])
-        _limit_lines(ax, data["time_limit"])
-        for puzzle, rows in order.groupby("puzzle", sort=False):
-            first, last = rows.index.min(), rows.index.max()
-            if first > 0:
-                ax.axvline(first - 0.5, color="0.7", linewidth=0.6, zorder=0)
-            ax.text((first + last) / 2, 1.01, style.text(puzzle), transform=ax.get_xaxis_transform(),
-                    ha="center", va="bottom", fontsize=style.font_size - 1)
-        ax.set_yscale("log")
-        ax.set_xlim(-0.6, len(position) - 0.4)
-        ax.set_ylabel(style.text("wall time [s]"))
-        if len(position) <= 40:
-            ax.set_xticks(range(len(position)))
-            ax.set_xticklabels([style.text(_short_name(i, p)) for i, p in zip(order["instance"], order["puzzle"])],
-                               rotation=60, ha="right", rotation_mode="anchor", fontsize=style.font_size - 2)
-        else:
-            ax.set_xticks([])
-        ax.set_xlabel(style.text("instance (by puzzle, then best time; * generated)"))
-        ax.grid(axis="y", which="major", color="0.9")
-        _legend(figure, style, methods, styles, lines=False, limit="timeout")
+        axes = figure.subplots(len(puzzles), 1, squeeze=False).flatten()
+        for ax, puzzle in zip(axes, puzzles):
+            group = data[data["puzzle"] == puzzle]
+            order = _instance_order(group)
+            position = {name: i for i, name in enumerate(order["instance"])}
+            methods = _methods_of(group, codes, puzzle)
+            width = min(0.8 / len(methods), 0.15)
+            for i, (solver, formulation) in enumerate(methods):
+                frame = group[(group["solver"] == solver) & (group["formulation"] == formulation)]
+                x = frame["instance"].map(position).to_numpy(dtype=float) + (i - (len(methods) - 1) / 2) * width
+                _draw_points(ax, frame, x, codes.spec(puzzle, solver, formulation))
+            _limit_lines(ax, group["time_limit"])
+            ax.set_yscale("log")
+            _plain_log_axis(ax.yaxis, [*group["time"], *group["time_limit"]])
+            ax.set_xlim(-0.6, len(position) - 0.4)
+            ax.set_ylabel(style.text("wall time [s]"))
+            ax.set_title(style.text(puzzle))
+            _instance_axis(ax, style, order)
+            ax.grid(axis="y", which="major", color="0.9")
+        _legends(figure, style, codes, lines=False, limit="timeout")
         return save_figure(figure, stem)
 
 
+def _virtual_best_profile(ratios: pd.DataFrame, taus: np.ndarray) -> np.ndarray:
+    """The virtual best method's profile: ratio 1 on every instance some method solved."""
+    solved_by_any = ratios.groupby("instance")["ratio"].min().apply(np.isfinite)
+    return np.full(len(taus), float(solved_by_any.mean()))
+
+
 def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
-    """Dolan-More performance profile per puzzle (one panel each), log2 tau axis; a marker
-    where a method's curve steps up."""
+    """Dolan-More performance profile per family (one panel each), log2 tau axis, with the
+    virtual best method (the best of all methods on each instance) in black."""
+    runs, codes = _with_runs(runs, style)
     data = performance_profile_data(runs)
-    methods, styles = _methods_and_styles(runs)
+    ratios = performance_ratios(runs)
     puzzles = sorted(data["puzzle"].unique())
     with style.context():
-        figure = _new_figure(style, _panels_aspect(*_panel_grid(max(len(puzzles), 1))))
+        figure = _new_figure(style, _panels_aspect(*_panel_grid(max(len(puzzles), 1)), _legend_rows(style, codes)))
         if data.empty:
             _no_data(figure, style, "runs")
             return save_figure(figure, stem)
         tau_max = max(2.0, float(data["tau"].max()) * 1.25)
         axes = _panels(figure, len(puzzles), sharey=True)
         for ax, puzzle in zip(axes, puzzles):
-            for method, frame in data[data["puzzle"] == puzzle].groupby("method", sort=True):
-                frame = frame.sort_values("tau")
+            panel = data[data["puzzle"] == puzzle]
+            for solver, formulation in _methods_of(panel.assign(
+                    solver=panel["method"].str.split(" / ").str[0],
+                    formulation=panel["method"].str.split(" / ", n=1).str[1]), codes, puzzle):
+                frame = panel[panel["method"] == method_label(solver, formulation)].sort_values("tau")
                 x = np.append(frame["tau"].to_numpy(), tau_max)
                 y = np.append(frame["fraction"].to_numpy(), frame["fraction"].iloc[-1])
-                spec = styles[method]
+                spec = codes.spec(puzzle, solver, formulation)
                 ax.step(x, y, where="post", color=spec["color"], linestyle=spec["linestyle"])
                 steps = np.diff(np.concatenate([[0.0], y[:-1]])) > 0
                 ax.plot(x[:-1][steps], y[:-1][steps], linestyle="none", marker=spec["marker"], color=spec["color"],
                         markersize=3.5)
+            best = _virtual_best_profile(ratios[ratios["puzzle"] == puzzle], np.array([1.0, tau_max]))
+            ax.step([1.0, tau_max], best, where="post", color="black", linewidth=0.9, zorder=4)
             ax.set_xscale("log", base=2)
+            ax.xaxis.set_major_formatter(mpl.ticker.FuncFormatter(lambda value, _: f"{value:g}"))
+            ax.xaxis.set_minor_formatter(mpl.ticker.NullFormatter())
             ax.set_xlim(1, tau_max)
             ax.set_ylim(-0.02, 1.02)
             ax.set_title(style.text(puzzle))
@@ -421,19 +602,25 @@ def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path
             ax.grid(which="major", color="0.9")
         for ax in axes[::_panel_grid(len(puzzles))[1]]:
             ax.set_ylabel(style.text("fraction of instances"))
-        _legend(figure, style, methods, styles, lines=True, limit=None)
+        _legends(figure, style, codes, lines=True, limit=None, virtual_best=True)
         return save_figure(figure, stem)
 
 
+def _virtual_best_times(times: pd.DataFrame) -> np.ndarray:
+    """Per instance, the best solved time of any method (instances nobody solved left out)."""
+    solved = times[times["solved"].astype(bool)]
+    return np.sort(solved.groupby("instance")["time"].min().clip(lower=MIN_TIME).to_numpy())
+
+
 def cactus(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
-    """Instances solved within time t, per method: one panel per puzzle (log time axis),
-    step functions of the sorted solved times; the time limit as a dashed line."""
+    """Instances solved within time t, per method, one panel per family (log time axis),
+    with the virtual best method in black; the time limit as a dashed line."""
+    runs, codes = _with_runs(runs, style)
     data = cactus_data(runs)
-    methods, styles = _methods_and_styles(runs)
     times = instance_times(runs)
     puzzles = sorted(times["puzzle"].unique())
     with style.context():
-        figure = _new_figure(style, _panels_aspect(*_panel_grid(max(len(puzzles), 1))))
+        figure = _new_figure(style, _panels_aspect(*_panel_grid(max(len(puzzles), 1)), _legend_rows(style, codes)))
         if times.empty:
             _no_data(figure, style, "runs")
             return save_figure(figure, stem)
@@ -442,46 +629,58 @@ def cactus(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Pat
         lowest = float(data["time"].clip(lower=MIN_TIME).min()) if len(data) else right / 10
         for ax, puzzle in zip(_panels(figure, len(puzzles)), puzzles):
             panel = times[times["puzzle"] == puzzle]
-            for method in sorted(panel["method"].unique()):
-                frame = data[(data["puzzle"] == puzzle) & (data["method"] == method)]
-                spec = styles[method]
+            for solver, formulation in _methods_of(panel, codes, puzzle):
+                frame = data[(data["puzzle"] == puzzle) & (data["method"] == method_label(solver, formulation))]
+                spec = codes.spec(puzzle, solver, formulation)
                 x = np.concatenate([[lowest / 2], frame["time"].clip(lower=MIN_TIME).to_numpy(), [right * 1.3]])
                 y = np.concatenate([[0], frame["solved"].to_numpy(), [len(frame)]])
                 ax.step(x, y, where="post", color=spec["color"], linestyle=spec["linestyle"])
                 ax.plot(x[1:-1], y[1:-1], linestyle="none", marker=spec["marker"], color=spec["color"],
                         markersize=3.5)
+            best = _virtual_best_times(panel)
+            ax.step(np.concatenate([[lowest / 2], best, [right * 1.3]]),
+                    np.concatenate([[0], np.arange(1, len(best) + 1), [len(best)]]),
+                    where="post", color="black", linewidth=0.9, zorder=4)
             _limit_lines(ax, panel["time_limit"], vertical=True)
             ax.set_xscale("log")
+            _plain_log_axis(ax.xaxis)
             ax.set_xlim(lowest / 2, right * 1.3)
             ax.set_ylim(0, panel["instance"].nunique() + 0.5)
             ax.yaxis.get_major_locator().set_params(integer=True)
             ax.set_title(style.text(puzzle))
             ax.set_xlabel(style.text("time t [s]"))
-            ax.set_ylabel(style.text("instances solved within t"))
+            ax.set_ylabel(style.text("solved within t"))
             ax.grid(which="major", color="0.9")
-        _legend(figure, style, methods, styles, lines=True, limit="line" if limits.notna().any() else None)
+        _legends(figure, style, codes, lines=True, limit="line" if limits.notna().any() else None, virtual_best=True)
         return save_figure(figure, stem)
 
 
+def _series_panels(data: pd.DataFrame) -> list[tuple[str, str]]:
+    """(puzzle, size unit) series with at least two sizes: the family's size unit names one
+    kind of instance, so a line joins only instances of that kind."""
+    sizes = data.groupby(["puzzle", "size_label"])["size"].nunique()
+    return sorted(key for key, count in sizes.items() if count >= 2)
+
+
 def scaling(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
-    """Time against instance size, one panel per puzzle and size measure (a puzzle whose
-    instances are measured in different units, e.g. half-turn and quarter-turn depth, gets
-    a panel per unit; log time axis), a line through each method's median time per size
-    (unsolved counted at the limit). If no run has a size: no file, returns []."""
+    """Time against instance size, one panel per family and size unit (the family's `size`
+    hook: instances with one unit are one kind, e.g. 2x2x2 scrambles by depth), only where
+    the unit has at least two sizes; a line through each method's median time per size
+    (unsolved counted at the limit). Nothing to draw: no file, returns []."""
+    runs, codes = _with_runs(runs, style)
     data = instance_times(runs)
     data = data[data["size"].notna()]
-    if data.empty:
-        return []
     data = data.assign(size_label=data["size_label"].fillna("size"))
-    styles = _methods_and_styles(runs)[1]
-    methods = sorted(data["method"].unique())
-    panels = sorted(data.groupby(["puzzle", "size_label"]).groups)
+    panels = _series_panels(data) if len(data) else []
+    if not panels:
+        return []
     with style.context():
-        figure = _new_figure(style, _panels_aspect(*_panel_grid(len(panels))))
+        figure = _new_figure(style, _panels_aspect(*_panel_grid(len(panels)), _legend_rows(style, codes)))
         for ax, (puzzle, unit) in zip(_panels(figure, len(panels)), panels):
             panel = data[(data["puzzle"] == puzzle) & (data["size_label"] == unit)]
-            for method, frame in panel.groupby("method", sort=True):
-                spec = styles[method]
+            for solver, formulation in _methods_of(panel, codes, puzzle):
+                frame = panel[(panel["solver"] == solver) & (panel["formulation"] == formulation)]
+                spec = codes.spec(puzzle, solver, formulation)
                 _draw_points(ax, frame, frame["size"].to_numpy(dtype=float), spec)
                 at_limit = frame["time"].where(frame["solved"].astype(bool), frame["time_limit"])
                 line = at_limit.groupby(frame["size"]).median().clip(lower=MIN_TIME)
@@ -491,17 +690,75 @@ def scaling(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Pa
             ax.set_xlabel(style.text(str(unit)))
             ax.set_ylabel(style.text("wall time [s]"))
             ax.set_yscale("log")
+            _plain_log_axis(ax.yaxis, [*panel["time"], *panel["time_limit"]])
+            ax.xaxis.get_major_locator().set_params(integer=True)
             ax.set_title(style.text(puzzle))
             ax.grid(which="major", color="0.9")
-        _legend(figure, style, methods, styles, lines=True, limit="timeout")
+        drawn = data[data.set_index(["puzzle", "size_label"]).index.isin(panels)]
+        _legends(figure, style, codes.restricted(drawn), lines=True, limit="timeout")
         return save_figure(figure, stem)
 
 
+def varied(runs: pd.DataFrame) -> bool:
+    """Whether runs differ by seed or permutation (the variability figure's condition)."""
+    seeds = tables._column(runs, "seed").dropna().nunique() if "seed" in runs else 0
+    permutations = tables._column(runs, "permutation").fillna(0).nunique() if "permutation" in runs else 0
+    return seeds > 1 or permutations > 1
+
+
+def variability(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
+    """Where seeds or permutations were run: per instance and method, the range of the
+    censored times over all its runs (seeds, permutations, repeats) as a vertical bar, the
+    median as the formulation's marker, in the solver's colour; one panel per family.
+    Without seeds or permutations: no file, returns []."""
+    runs, codes = _with_runs(runs, style)
+    if runs.empty or not varied(runs):
+        return []
+    table = pd.DataFrame({"puzzle": tables._column(runs, "puzzle").astype(str),
+                          "instance": tables._column(runs, "instance").astype(str),
+                          "solver": tables._column(runs, "solver").astype(str),
+                          "formulation": tables._column(runs, "formulation").astype(str),
+                          "time": tables.censored_time(runs).clip(lower=MIN_TIME)})
+    spread = table.groupby(["puzzle", "instance", "solver", "formulation"])["time"].agg(["min", "median", "max"])
+    spread = spread.reset_index()
+    puzzles = sorted(spread["puzzle"].unique())
+    with style.context():
+        figure = _new_figure(style, 0.36 * len(puzzles) + 0.06 + 0.035 * _legend_rows(style, codes))
+        axes = figure.subplots(len(puzzles), 1, squeeze=False).flatten()
+        for ax, puzzle in zip(axes, puzzles):
+            group = spread[spread["puzzle"] == puzzle]
+            order = group.groupby("instance")["median"].min().sort_values().index.tolist()
+            position = {name: i for i, name in enumerate(order)}
+            methods = _methods_of(group, codes, puzzle)
+            width = min(0.8 / len(methods), 0.15)
+            for i, (solver, formulation) in enumerate(methods):
+                frame = group[(group["solver"] == solver) & (group["formulation"] == formulation)]
+                x = frame["instance"].map(position).to_numpy(dtype=float) + (i - (len(methods) - 1) / 2) * width
+                spec = codes.spec(puzzle, solver, formulation)
+                ax.vlines(x, frame["min"], frame["max"], color=spec["color"], linewidth=1.2, zorder=2)
+                ax.scatter(x, frame["median"], marker=spec["marker"], color=spec["color"], s=12,
+                           edgecolors="black", linewidths=0.4, zorder=3)
+            ax.set_yscale("log")
+            _plain_log_axis(ax.yaxis)
+            ax.set_xlim(-0.6, len(order) - 0.4)
+            ax.set_ylabel(style.text("wall time [s]"))
+            ax.set_title(style.text(f"{puzzle}: range over seeds and permutations"))
+            _instance_axis(ax, style, pd.DataFrame({"instance": order, "puzzle": puzzle}))
+            ax.grid(axis="y", which="major", color="0.9")
+        _legends(figure, style, codes, lines=False, limit=None)
+        return save_figure(figure, stem)
+
+
+FIGURES = (("runtime", runtime_per_instance), ("performance_profile", performance_profile),
+           ("cactus", cactus), ("scaling", scaling), ("variability", variability))
+"""Every figure: file stem and drawing function (the pipeline draws them all)."""
+
+
 def all_figures(runs: pd.DataFrame, style: FigureStyle, directory: str | Path) -> list[Path]:
-    """Every figure into `directory` (runtime, profile, cactus, scaling if sizes): all paths."""
+    """Every figure into `directory` (runtime, profile, cactus, scaling and variability where
+    they apply): all paths."""
     directory = Path(directory)
     paths: list[Path] = []
-    for name, draw in (("runtime_per_instance", runtime_per_instance), ("performance_profile", performance_profile),
-                       ("cactus", cactus), ("scaling", scaling)):
+    for name, draw in FIGURES:
         paths += draw(runs, style, directory / name)
     return paths

@@ -66,7 +66,6 @@ FAMILY = register(Family(
     variants=orbits.variants,
     generators=generate.GENERATORS,
     reference_solvers={"dlx": DLX},
-    size=lambda s: (len(s.cells), "cells"),
     instances_dir=Path(__file__).parent / "instances",
     describe=lambda s: f"board {'x'.join(map(str, s.size))}, {sum(p.count for p in s.pieces)} pieces, "
                        f"{len(s.placements)} placements ({s.unfiltered_placements} on the board), symmetry group of order {len(s.symmetries)}",
