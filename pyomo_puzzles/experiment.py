@@ -86,9 +86,10 @@ def generated_path(name: str, results: str) -> str:
     return f"{results}/{GENERATED_DIR}/{name.removeprefix('generated/')}.yaml"
 
 
-DEFAULTS = {"batch": 8, "results": "results", "figures": {}, "seeds": [None], "permutations": [0],
+DEFAULTS = {"batch": 8, "results": "results", "figures": {}, "statistics": {}, "seeds": [None], "permutations": [0],
             "gap": None, "memory_limit_mb": None}
 FIGURE_DEFAULTS = {"text_width_pt": 418.25, "latex": False, "font_size": 9}
+STATISTICS_DEFAULTS = {"shift": 1.0, "par": 1.0, "resamples": 2000, "level": 0.95}
 
 
 def validate_config(config: dict, schema_path: str | Path) -> dict:
@@ -111,6 +112,7 @@ def validate_config(config: dict, schema_path: str | Path) -> dict:
         raise ConfigError(key, error.message.splitlines()[0])
     config = {**DEFAULTS, **config}
     config["figures"] = {**FIGURE_DEFAULTS, **config["figures"]}
+    config["statistics"] = {**STATISTICS_DEFAULTS, **config["statistics"]}
     check_names(config)
     expand_instances(config["instances"])
     if "counts" in config:

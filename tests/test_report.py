@@ -347,3 +347,25 @@ def test_the_layout_check_finds_a_text_outside_or_of_another_size():
         ax.set_title("too big", fontsize=14)
         problems = figures.layout_problems(figure, style)
     assert any("reach outside" in p for p in problems) and any("'too big' is 14 pt" in p for p in problems)
+
+
+# --- per-family tables ---------------------------------------------------------------------
+
+def test_family_table_by_hand(runs):
+    """highs / placement: 1, 3, 7 s, all solved; cbc / placement: 0.5 s and two timeouts at 10 s.
+    SGM (s = 1): highs exp(mean(ln 2, ln 4, ln 8)) - 1 = 3; cbc exp(mean(ln 1.5, ln 11, ln 11)) - 1."""
+    from pyomo_puzzles.report import family_tables
+
+    cbc = runs[runs["solver"] == "cbc"].assign(formulation="placement")
+    frame = pd.concat([runs[runs["solver"] == "highs"], cbc], ignore_index=True)
+    table = family_tables.family_summary(frame).set_index("solver")
+    assert table.loc["highs", "solved"] == 3 and table.loc["highs", "sgm_time"] == pytest.approx(3.0)
+    cbc_sgm = math.exp((math.log(1.5) + 2 * math.log(11)) / 3) - 1
+    assert table.loc["cbc", "solved"] == 1 and table.loc["cbc", "sgm_time"] == pytest.approx(cbc_sgm)
+    par10 = family_tables.family_summary(frame, shift=10.0, par=10).set_index("solver")
+    assert par10.loc["cbc", "sgm_time"] == pytest.approx(math.exp((math.log(10.5) + 2 * math.log(110)) / 3) - 10)
+    latex = family_tables.family_latex(family_tables.family_summary(frame), "packing", labels={"highs": "HiGHS"})
+    assert "placement & 1/3 & 4.66 & 3/3 & \\textbf{3.00} \\\\" in latex  # cbc first (sorted), best in bold
+    assert "\\multicolumn{2}{c}{HiGHS}" in latex and "\\toprule" in latex and "\\bottomrule" in latex
+    assert "$s = 1$\\,s" in latex and "count at the time limit" in latex
+    assert "PAR10" in family_tables.family_latex(family_tables.family_summary(frame, par=10), "packing", par=10)

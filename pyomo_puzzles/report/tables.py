@@ -82,10 +82,18 @@ def time_limits(runs: pd.DataFrame) -> pd.Series:
     return limits.fillna(largest) if pd.notna(largest) else limits
 
 
-def censored_time(runs: pd.DataFrame) -> pd.Series:
-    """Seconds per run for statistics: wall_time if the run was solved, else its time limit."""
+def censored_time(runs: pd.DataFrame, par: float = 1.0) -> pd.Series:
+    """Seconds per run for statistics: wall_time if the run was solved, else `par` times its
+    time limit (1: at the limit; 10: PAR10, as SAT competitions count unsolved runs)."""
     wall = pd.to_numeric(_column(runs, "wall_time"), errors="coerce").astype(float)
-    return wall.where(solved(runs), time_limits(runs))
+    return wall.where(solved(runs), par * time_limits(runs))
+
+
+def unsolved_treatment(par: float = 1.0) -> str:
+    """How unsolved runs are counted, in words for captions."""
+    if par == 1:
+        return "runs not solved count at the time limit"
+    return f"runs not solved count at {par:g} times the time limit (PAR{par:g})"
 
 
 def shifted_geometric_mean(times: Iterable[float], shift: float = SHIFT_SECONDS) -> float:
@@ -137,7 +145,7 @@ def known_agreement(runs: pd.DataFrame) -> pd.Series:
 
 # --- summary -------------------------------------------------------------------------------
 
-def summary(runs: pd.DataFrame) -> pd.DataFrame:
+def summary(runs: pd.DataFrame, shift: float = SHIFT_SECONDS, par: float = 1.0) -> pd.DataFrame:
     """One row per (solver, formulation), sorted by solver then formulation.
 
     Columns: ``runs`` (rows, all repeats), ``instances`` (distinct instances), ``solved``
@@ -153,7 +161,8 @@ def summary(runs: pd.DataFrame) -> pd.DataFrame:
         "solver": _column(runs, "solver").astype(str), "formulation": _column(runs, "formulation").astype(str),
         "instance": _column(runs, "instance"), "solved": solved(runs),
         "timeout": status == "time_limit", "error": status == "error",
-        "licence": status == "licence_limit", "memory": status == "memory_limit", "time": censored_time(runs),
+        "licence": status == "licence_limit", "memory": status == "memory_limit",
+        "time": censored_time(runs, par),
     }, index=runs.index)
     agreement = known_agreement(runs)
     table["agree"], table["mismatch"] = agreement == "agree", agreement == "mismatch"
@@ -165,7 +174,7 @@ def summary(runs: pd.DataFrame) -> pd.DataFrame:
             "instances": group["instance"].nunique(), "solved": int(group["solved"].sum()),
             "timeouts": int(group["timeout"].sum()), "errors": int(group["error"].sum()),
             "licence_limits": int(group["licence"].sum()), "memory_limits": int(group["memory"].sum()),
-            "sgm_time": shifted_geometric_mean(timed), "median_time": float(timed.median()),
+            "sgm_time": shifted_geometric_mean(timed, shift), "median_time": float(timed.median()),
             "known_checked": int(group["agree"].sum()), "known_mismatch": int(group["mismatch"].sum()),
         })
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
@@ -211,15 +220,19 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(char, char) for char in str(text))
 
 
-def summary_caption() -> str:
-    """The LaTeX caption: what solved means, the censoring at the limit, and the shift."""
+def sgm_definition(shift: float = SHIFT_SECONDS) -> str:
+    """The shifted geometric mean, in LaTeX, for captions."""
+    return (r"SGM: shifted geometric mean $\exp\bigl(\frac{1}{n}\sum_i \ln(t_i + s)\bigr) - s$ with shift "
+            rf"$s = {shift:g}$\,s.")
+
+
+def summary_caption(shift: float = SHIFT_SECONDS, par: float = 1.0) -> str:
+    """The LaTeX caption: what solved means, the treatment of unsolved runs, and the shift."""
     return (
         "Runs per solver and formulation. Solved: optimal with a checked solution, or proven "
-        "infeasible. Times are wall-clock seconds per run; runs not solved (timeouts, errors, "
-        "memory limit) count at the time limit; runs refused by a size-limited licence are "
-        "counted apart and left out of the times. SGM: shifted geometric mean "
-        r"$\exp\bigl(\frac{1}{n}\sum_i \ln(t_i + s)\bigr) - s$ with shift "
-        rf"$s = {SHIFT_SECONDS:g}$\,s. Known answer: runs whose answer agreed with / differed from "
+        f"infeasible. Times are wall-clock seconds per run; {unsolved_treatment(par)} (timeouts, errors, "
+        "memory limit); runs refused by a size-limited licence are counted apart and left out of "
+        f"the times. {sgm_definition(shift)} Known answer: runs whose answer agreed with / differed from "
         "the instance's known answer."
     )
 
