@@ -24,6 +24,7 @@ include: "workflows/rules/report.smk"
 rule all:
     input:
         f"{RESULTS}/report.md",
+        f"{RESULTS}/report.html",
         f"{RESULTS}/tables/runs.csv",
         pictures(),
     default_target: True

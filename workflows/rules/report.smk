@@ -20,6 +20,7 @@ rule report:
         manifests=manifests(),
         counts=count_records(),
         environment=f"{RESULTS}/environment.json",
+        pictures=pictures(),  # embedded in report.html, so drawn first
     output:
         **parquet_output(),
         csv=f"{RESULTS}/tables/runs.csv",
@@ -28,6 +29,7 @@ rule report:
         figures=f"{RESULTS}/figures/figures.json",
         counts=f"{RESULTS}/tables/counts.csv",
         report=f"{RESULTS}/report.md",
+        html=f"{RESULTS}/report.html",
     params:
         results=lambda w, output: os.path.dirname(output.report),
         style=config["figures"],

@@ -1,0 +1,260 @@
+"""A one-file HTML report: overview, environment, per-family summaries, figures, counts,
+an optional comparison, and the solution pictures.
+
+The page is self-contained so that it can be mailed or opened offline: no scripts, no
+external style sheets or fonts, and every image embedded as a base64 ``data:`` URI. The
+only links lead to the figures' PDFs next to it in the results folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+import pandas as pd
+
+from pyomo_puzzles.report import tables
+from pyomo_puzzles.report.page import flatten_environment
+
+TITLE = "Solver comparison"
+
+STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", Arial, sans-serif;
+       font-size: 16px; line-height: 1.45; color: #222; background: #fff;
+       max-width: 1100px; margin: 0 auto; padding: 1rem 1.5rem; }
+h1, h2, h3 { line-height: 1.2; }
+h2 { border-bottom: 1px solid #ddd; padding-bottom: .2rem; margin-top: 2rem; }
+code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .9em; }
+.table-wrap { overflow-x: auto; margin: .5rem 0 1.2rem; }
+table { border-collapse: collapse; font-size: .9rem; }
+caption { caption-side: top; text-align: left; font-size: .9rem; color: #444; padding-bottom: .3rem; }
+th, td { border: 1px solid #ccc; padding: .25rem .55rem; text-align: left; vertical-align: top; }
+th { background: #f3f4f6; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td small { color: #555; }
+table.environment td { overflow-wrap: anywhere; }
+table.environment td:first-child { white-space: nowrap; }
+figure { margin: 1.2rem 0; }
+img { max-width: 100%; height: auto; }
+figcaption { font-size: .9rem; color: #444; }
+.pictures { display: flex; flex-wrap: wrap; gap: 1rem; }
+.pictures figure { margin: 0; max-width: 100%; }
+"""
+
+
+# --- cells and tables ------------------------------------------------------------------------
+
+def cell_text(value: object) -> str:
+    """A value as escaped cell text: empty for None / NaN, floats to about four digits."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return ""
+    if isinstance(value, float):
+        return html.escape(f"{value:.4g}")
+    return html.escape(str(value))
+
+
+def html_table(frame: pd.DataFrame, caption: str | None = None, css_class: str | None = None) -> str:
+    """A DataFrame (no index) as an HTML table in a horizontally scrolling box (for tables
+    wider than the page); numeric columns right-aligned. Cells and headers are escaped here."""
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
+               for c in frame.columns]
+    # <wbr>: long snake_case headers may wrap at their underscores instead of widening the table
+    head = "".join(f"<th>{html.escape(str(c)).replace('_', '_<wbr>')}</th>" for c in frame.columns)
+    rows = []
+    for row in frame.itertuples(index=False):
+        cells = "".join(f'<td class="num">{cell_text(v)}</td>' if right else f"<td>{cell_text(v)}</td>"
+                        for v, right in zip(row, numeric))
+        rows.append(f"<tr>{cells}</tr>")
+    class_attr = f' class="{html.escape(css_class)}"' if css_class else ""
+    caption_html = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return (f'<div class="table-wrap"><table{class_attr}>{caption_html}<thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def png_data_uri(path: Path) -> str:
+    """The PNG file as a ``data:image/png;base64,...`` URI."""
+    return "data:image/png;base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
+
+
+def _section(heading: str, body: str) -> str:
+    return f"<section><h2>{html.escape(heading)}</h2>\n{body}\n</section>"
+
+
+def _distinct(runs: pd.DataFrame, column: str) -> list[str]:
+    if column not in runs.columns:
+        return []
+    return sorted(runs[column].dropna().astype(str).unique())
+
+
+# --- sections --------------------------------------------------------------------------------
+
+def overview_html(results_dir: Path, runs: pd.DataFrame) -> str:
+    """How many runs, instances, solvers, formulations and families, and where they are."""
+    counts = [("runs", len(runs))] + [(f"{name}s", len(_distinct(runs, name)))
+                                      for name in ("instance", "solver", "formulation")]
+    items = "".join(f"<li>{n} {html.escape(what)}</li>" for what, n in counts)
+    families = ", ".join(_distinct(runs, "puzzle")) or "none"
+    return (f"<p>Results folder: <code>{html.escape(str(results_dir))}</code></p>\n<ul>{items}"
+            f"<li>families: {html.escape(families)}</li></ul>\n"
+            "<p>A run is <em>solved</em> if it is optimal with a solution that passed the independent checker, "
+            "or proven infeasible. Times are wall-clock seconds; a run not solved counts at its time limit. "
+            "SGM is the shifted geometric mean exp(mean(ln(t + s))) - s with "
+            f"s = {tables.SHIFT_SECONDS:g} s.</p>")
+
+
+def environment_html(environment: dict) -> str:
+    """The environment record as a key / value table (nested keys flattened as in report.md)."""
+    rows = pd.DataFrame(flatten_environment(environment or {}), columns=["key", "value"])
+    return html_table(rows, css_class="environment") if len(rows) else "<p>(not recorded)</p>"
+
+
+FAMILY_COLUMNS = ("puzzle", "solver", "formulation", "runs", "solved", "sgm_time")
+
+
+def family_rows(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per (puzzle, solver, formulation): runs, runs solved, and the shifted geometric mean of
+    the censored time; licence-limited runs count as runs but not in the time, as in `tables.summary`."""
+    table = pd.DataFrame({name: runs[name].astype(str) for name in ("puzzle", "solver", "formulation")},
+                         index=runs.index)
+    table["solved"] = tables.solved(runs)
+    table["time"] = tables.censored_time(runs)
+    table["licence"] = runs["status"] == "licence_limit" if "status" in runs.columns else False
+    rows = [{"puzzle": puzzle, "solver": solver, "formulation": formulation, "runs": len(group),
+             "solved": int(group["solved"].sum()),
+             "sgm_time": tables.shifted_geometric_mean(group.loc[~group["licence"], "time"])}
+            for (puzzle, solver, formulation), group in table.groupby(["puzzle", "solver", "formulation"])]
+    return pd.DataFrame(rows, columns=list(FAMILY_COLUMNS))
+
+
+def family_summaries(runs: pd.DataFrame, summary: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Per family, a table: one row per formulation, one column per solver, cells "solved/runs"
+    and the SGM time. Taken from `summary` when it has a puzzle column, else from `runs`."""
+    if set(FAMILY_COLUMNS) <= set(summary.columns):
+        long = summary[list(FAMILY_COLUMNS)]
+    elif {"puzzle", "solver", "formulation"} <= set(runs.columns):
+        long = family_rows(runs)
+    else:
+        return {}
+    return {str(puzzle): _solver_grid(group) for puzzle, group in long.groupby("puzzle", sort=True)}
+
+
+def _solver_grid(rows: pd.DataFrame) -> pd.DataFrame:
+    """Formulations down, solvers across; an empty cell where a pair did not run."""
+    cells = rows.assign(cell=[_summary_cell(r.solved, r.runs, r.sgm_time) for r in rows.itertuples()])
+    grid = cells.pivot(index="formulation", columns="solver", values="cell").sort_index()
+    return grid.reindex(sorted(grid.columns), axis=1)
+
+
+def _summary_cell(solved: int, runs: int, sgm: float) -> str:
+    """Escaped cell markup: "solved/runs" over the SGM time."""
+    return f"{int(solved)}/{int(runs)}<br><small>{html.escape(tables.format_seconds(sgm))} s</small>"
+
+
+def _grid_html(puzzle: str, grid: pd.DataFrame) -> str:
+    head = "<th>formulation</th>" + "".join(f"<th>{html.escape(str(s))}</th>" for s in grid.columns)
+    body = "".join(
+        f"<tr><th>{html.escape(str(formulation))}</th>"
+        + "".join(f'<td class="num">{cell if isinstance(cell, str) else ""}</td>' for cell in row) + "</tr>"
+        for formulation, row in zip(grid.index, grid.itertuples(index=False)))
+    return (f"<h3>{html.escape(puzzle)}</h3>\n<div class=\"table-wrap\"><table>"
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+
+
+def summary_html(runs: pd.DataFrame, summary: pd.DataFrame) -> str:
+    """One solver-by-formulation table per family."""
+    grids = family_summaries(runs, summary)
+    if not grids:
+        return "<p>(no runs)</p>"
+    return ("<p>Per family: runs solved / runs, and below it the SGM time, per solver (columns) and "
+            "formulation (rows).</p>\n" + "\n".join(_grid_html(p, g) for p, g in grids.items()))
+
+
+def _relative_href(path: Path, start: Path) -> str:
+    return quote(Path(os.path.relpath(Path(path).resolve(), start.resolve())).as_posix())
+
+
+def figure_html(png: Path, out_dir: Path) -> str:
+    """A figure's PNG embedded, its file name as the caption, and a link to its PDF if there is one."""
+    if not png.exists():
+        return f"<p>Figure {html.escape(png.name)} is missing.</p>"
+    pdf = png.with_suffix(".pdf")
+    link = f' (<a href="{html.escape(_relative_href(pdf, out_dir))}">PDF</a>)' if pdf.exists() else ""
+    return (f'<figure class="figure"><img src="{png_data_uri(png)}" alt="{html.escape(png.name)}">'
+            f"<figcaption>{html.escape(png.name)}{link}</figcaption></figure>")
+
+
+def figures_html(figure_paths: Sequence[Path], out_dir: Path) -> str:
+    """Every PNG among `figure_paths`, in the order given."""
+    pngs = [Path(p) for p in figure_paths if Path(p).suffix.lower() == ".png"]
+    return "\n".join(figure_html(p, out_dir) for p in pngs) or "<p>(no figures)</p>"
+
+
+def picture_name(path: Path, results_dir: Path) -> str:
+    """The instance a picture shows: its path under ``pictures/`` without ``.png``."""
+    try:
+        return Path(path).relative_to(Path(results_dir) / "pictures").with_suffix("").as_posix()
+    except ValueError:
+        return Path(path).stem
+
+
+def pictures_html(pictures: Sequence[Path], results_dir: Path) -> str:
+    """Each solution picture embedded, named by its instance."""
+    figures = []
+    for path in sorted(map(Path, pictures)):
+        name = html.escape(picture_name(path, results_dir))
+        figures.append(f'<figure class="picture"><img src="{png_data_uri(path)}" alt="{name}">'
+                       f"<figcaption>{name}</figcaption></figure>")
+    return f'<div class="pictures">{"".join(figures)}</div>'
+
+
+# --- the page --------------------------------------------------------------------------------
+
+def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],
+                environment: dict, out_dir: Path, counts: pd.DataFrame | None = None,
+                comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None) -> str:
+    """The whole page as a string (see `write_html`)."""
+    sections = [_section("Overview", overview_html(results_dir, runs)),
+                _section("Environment", environment_html(environment)),
+                _section("Summary per family", summary_html(runs, summary)),
+                _section("Figures", figures_html(figure_paths, out_dir))]
+    if counts is not None and len(counts):
+        sections.append(_section("Counts", html_table(counts, "Solutions enumerated by no-good cuts (classes: "
+                                                              "up to the instance's symmetry), against the "
+                                                              "instance's known figures where it has them.")))
+    if comparison is not None:
+        sections.append(_section("Comparison", html_table(comparison) if len(comparison) else "<p>(empty)</p>"))
+    if pictures:
+        sections.append(_section("Solutions", pictures_html(pictures, results_dir)))
+    return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{html.escape(TITLE)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+            f"<h1>{html.escape(TITLE)}</h1>\n" + "\n".join(sections) + "\n</body>\n</html>\n")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file in the same folder and rename, so readers never see half a page."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],
+               environment: dict, out: Path, counts: pd.DataFrame | None = None,
+               comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None) -> Path:
+    """Write the self-contained HTML report to `out` (normally ``report.html``) and return it.
+
+    Sections: overview, environment, a solver-by-formulation summary per family, the figures
+    (each PNG of `figure_paths` embedded, its PDF linked), the counts and the `comparison`
+    table when given, and the solution `pictures` (PNG paths) named by instance.
+    """
+    out = Path(out)
+    page = render_html(Path(results_dir), runs, summary, figure_paths, environment, out.parent,
+                       counts=counts, comparison=comparison, pictures=pictures)
+    _write_atomic(out, page)
+    return out
