@@ -214,6 +214,17 @@ def cmd_design(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    from pyomo_puzzles.report import compare
+
+    shift = {} if args.shift is None else {"shift": args.shift}
+    table = compare.compare_folders(args.results_a, args.results_b, **shift)
+    print(compare.comparison_text(table))
+    for path in compare.write_comparison(table, args.csv, args.latex):
+        print(f"comparison written to {path}")
+    return EXIT_OK
+
+
 def cmd_new_family(args: argparse.Namespace) -> int:
     from pyomo_puzzles import scaffold
 
@@ -326,6 +337,16 @@ def parser() -> argparse.ArgumentParser:
     export.add_argument("--output-dir", "-d", default=".", help="directory (default: .)")
     export.add_argument("--format", help="comma-separated: dat,lp,mps (default: all)")
     export.set_defaults(func=cmd_export)
+
+    compare = sub.add_parser("compare", help="compare two results folders: time ratio with a bootstrap "
+                                              "interval, paired test, changed answers")
+    compare.add_argument("results_a", metavar="RESULTS_A", help="results folder A (the baseline)")
+    compare.add_argument("results_b", metavar="RESULTS_B", help="results folder B (ratios are B / A)")
+    compare.add_argument("--csv", help="also write the comparison as CSV here")
+    compare.add_argument("--latex", help="also write it as a booktabs LaTeX table here")
+    compare.add_argument("--shift", type=_positive_float, default=None, metavar="SECONDS",
+                         help="shift of the shifted geometric mean (default: the summary tables' 1 s)")
+    compare.set_defaults(func=cmd_compare)
 
     new_family = sub.add_parser("new-family", help="write an installable plugin package for a new puzzle family")
     new_family.add_argument("name", help="the family's name (lower-case letters, digits, _)")

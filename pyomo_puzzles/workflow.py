@@ -223,15 +223,23 @@ def _write_table(table, path: str, writer: str) -> None:
 
 def write_report(smk: Any) -> None:
     """The tidy runs table, summary tables, figures and the report pages (Markdown, HTML), in one job."""
-    from pyomo_puzzles.report import figures, html, page, tables
+    from pyomo_puzzles.report import family_tables, figures, html, page, tables
 
     paths = [p for manifest in smk.input.manifests for p in json.loads(Path(manifest).read_text())["records"]]
     runs = runs_table(paths, smk.params.results)
     if "parquet" in smk.output.keys():
         _write_table(runs, smk.output.parquet, "to_parquet")
     _write_table(runs, smk.output.csv, "to_csv")
-    summary = tables.summary(runs)
-    tables.write_summary(summary, smk.output.summary_csv, smk.output.summary_tex)
+    stats = dict(smk.params.statistics)
+    shift, par = stats["shift"], stats["par"]
+    summary = tables.summary(runs, shift, par)
+    tables.write_summary(summary, smk.output.summary_csv, smk.output.summary_tex,
+                         caption=tables.summary_caption(shift, par))
+    labels = dict(smk.params.style).get("labels") or {}
+    table_dir = Path(smk.output.summary_csv).parent
+    family_tables.write_family_tables(runs, table_dir, shift, par, labels)
+    family_tables.write_variability(runs, table_dir, shift, par, stats["resamples"], stats["level"])
+    comparison = _comparison(smk.params.compare_with, smk.params.results, shift, table_dir)
     style = figures.FigureStyle(**dict(smk.params.style))
     out = Path(smk.output.figures).parent
     drawn = []
@@ -244,6 +252,19 @@ def write_report(smk: Any) -> None:
     env = json.loads(Path(smk.input.environment).read_text())
     page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report),
                       counts=counts if len(counts) else None)
-    pictures = sorted((Path(smk.params.results) / "pictures").glob("**/*.png"))
-    html.write_html(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.html),
-                    counts=counts if len(counts) else None, comparison=None, pictures=pictures)
+    pictures = [Path(p) for p in smk.input.pictures]  # this experiment's, not every file in the folder
+    html.write_html(Path(smk.params.results), runs, family_tables.family_summary(runs, shift, par), drawn, env,
+                    Path(smk.output.html), counts=counts if len(counts) else None, comparison=comparison,
+                    pictures=pictures)
+
+
+def _comparison(other: str | None, results: str, shift: float, table_dir: Path):
+    """With `compare_with` configured: this experiment against that results folder, written
+    to tables/comparison.csv and .tex (None without it)."""
+    if not other:
+        return None
+    from pyomo_puzzles.report import compare
+
+    table = compare.compare_folders(other, results, shift=shift)
+    compare.write_comparison(table, table_dir / "comparison.csv", table_dir / "comparison.tex")
+    return table

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import jsonschema
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -224,3 +225,40 @@ def test_a_formulation_file_runs_in_the_pipeline(tmp_path):
     missing = snakemake(tmp_path / "r2", "--config", f"formulations=[{tmp_path}/nope.py:x]", configfile=str(config))
     assert missing.returncode != 0 and "configuration key 'formulations[0]'" in missing.stderr
     assert "no such file" in missing.stderr and "Traceback" not in missing.stderr
+
+
+STATISTICS = """\
+instances: [packing/l_tromino_cube, packing/iq_twist/challenge_19, packing/iq_twist/challenge_20]
+formulations: [placement]
+solvers: [highs]
+seeds: [1, 2, 3]
+repeats: 1
+time_limit: 20
+threads: 1
+statistics: {shift: 0.1, par: 10, resamples: 500}
+"""
+
+
+def test_seeds_give_the_variability_figure_intervals_and_a_comparison(smoke, tmp_path):
+    """Three seeds on three instances: the variability figure and table (the SGM by hand from
+    the records, with shift 0.1 s, inside its bootstrap interval), the family table with the
+    configured shift and PAR10, and the comparison with the smoke experiment in the report."""
+    config = tmp_path / "statistics.yaml"
+    config.write_text(STATISTICS)
+    results = tmp_path / "results"
+    done = snakemake(results, f"compare_with={smoke}", configfile=str(config))
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads((results / "figures/figures.json").read_text())["figures"]
+    assert any(Path(f).name == "variability.png" for f in figures)
+    records = [json.loads(p.read_text()) for p in results.glob("runs/**/*.json")]
+    assert len(records) == 9 and all(r["status"] == "optimal" and r["checked"] for r in records)
+    by_hand = np.exp(np.mean([np.log(r["wall_time"] + 0.1) for r in records])) - 0.1
+    row = pd.read_csv(results / "tables/variability.csv").iloc[0]
+    assert (row.puzzle, row.formulation, row.solver, row.instances, row.runs) == ("packing", "placement", "highs", 3, 9)
+    assert row.sgm_time == pytest.approx(by_hand) and row.sgm_low <= row.sgm_time <= row.sgm_high
+    family = (results / "tables/family_packing.tex").read_text()
+    assert "PAR10" in family and "$s = 0.1$" in family and "\\textbf{" in family
+    comparison = pd.read_csv(results / "tables/comparison.csv")
+    paired = comparison.set_index(["puzzle", "formulation", "solver"]).loc[("packing", "placement", "highs")]
+    assert paired.instances == 1  # l_tromino_cube is in both experiments
+    assert "Comparison" in (results / "report.html").read_text()

@@ -85,3 +85,72 @@ def write_family_tables(runs: pd.DataFrame, directory: str | Path, shift: float 
     csv = directory / "families.csv"
     tables._write_text(csv, table.to_csv(index=False))
     return [csv, *written]
+
+
+# --- variability: runs that differ only by seed, permutation or repeat ------------------------
+
+VARIABILITY_COLUMNS = ("puzzle", "formulation", "solver", "instances", "runs", "sgm_time", "sgm_low", "sgm_high",
+                       "median_spread")
+
+
+def varied(runs: pd.DataFrame) -> bool:
+    """Whether some instance ran more than once with one solver and formulation."""
+    keys = ["instance", "formulation", "solver"]
+    return bool(len(runs)) and bool(runs.groupby(keys).size().gt(1).any())
+
+
+def variability_table(runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS, par: float = 1.0,
+                      resamples: int = 2000, level: float = 0.95) -> pd.DataFrame:
+    """Per (puzzle, formulation, solver): the SGM over all runs with a percentile bootstrap
+    interval over instances (all runs of a drawn instance come along), and the median over
+    instances of the spread (slowest minus fastest run) of one instance's times."""
+    from pyomo_puzzles.report import statistics
+
+    timed = runs[tables._column(runs, "status") != "licence_limit"]
+    frame = pd.DataFrame({"puzzle": tables._column(timed, "puzzle").astype(str),
+                          "formulation": tables._column(timed, "formulation").astype(str),
+                          "solver": tables._column(timed, "solver").astype(str),
+                          "instance": tables._column(timed, "instance").astype(str),
+                          "time": tables.censored_time(timed, par)})
+    rows = []
+    for (puzzle, formulation, solver), group in frame.groupby(["puzzle", "formulation", "solver"], sort=True):
+        by_instance = group.groupby("instance")["time"].apply(list)
+        sgm, low, high = statistics.bootstrap_sgm_ci(by_instance, shift, resamples=resamples, level=level)
+        rows.append({"puzzle": puzzle, "formulation": formulation, "solver": solver,
+                     "instances": len(by_instance), "runs": len(group), "sgm_time": sgm, "sgm_low": low,
+                     "sgm_high": high, "median_spread": statistics.median_spread(by_instance)})
+    return pd.DataFrame(rows, columns=list(VARIABILITY_COLUMNS))
+
+
+def variability_latex(table: pd.DataFrame, shift: float, par: float, resamples: int, level: float) -> str:
+    """The variability table as booktabs LaTeX."""
+    caption = (f"Runs that differ only by seed, permutation or repeat: the shifted geometric mean (SGM) of the "
+               f"wall time in seconds with a {100 * level:g}\\,\\% percentile bootstrap interval over instances "
+               f"({resamples} resamples; all runs of a drawn instance together), and the median over instances "
+               f"of the spread (slowest minus fastest run). {tables.unsolved_treatment(par).capitalize()}. "
+               f"{tables.sgm_definition(shift)}")
+    lines = ["% requires \\usepackage{booktabs}", "\\begin{table}[htbp]", "  \\centering", "  \\small",
+             f"  \\caption{{{caption}}}", "  \\label{tab:variability}", "  \\begin{tabular}{lllrrrrr}",
+             "    \\toprule", "    Family & Formulation & Solver & Instances & Runs & SGM & interval & spread \\\\",
+             "    \\midrule"]
+    for _, row in table.iterrows():
+        interval = f"[{tables.format_seconds(row['sgm_low'])}, {tables.format_seconds(row['sgm_high'])}]"
+        cells = [tables.latex_escape(row["puzzle"]), tables.latex_escape(row["formulation"]),
+                 tables.latex_escape(row["solver"]), str(row["instances"]), str(row["runs"]),
+                 tables.format_seconds(row["sgm_time"]), interval, tables.format_seconds(row["median_spread"])]
+        lines.append("    " + " & ".join(cells) + " \\\\")
+    lines += ["    \\bottomrule", "  \\end{tabular}", "\\end{table}", ""]
+    return "\n".join(lines)
+
+
+def write_variability(runs: pd.DataFrame, directory: str | Path, shift: float = tables.SHIFT_SECONDS,
+                      par: float = 1.0, resamples: int = 2000, level: float = 0.95) -> list[Path]:
+    """``variability.csv`` and ``variability.tex`` where runs were repeated (else nothing)."""
+    if not varied(runs):
+        return []
+    directory = Path(directory)
+    table = variability_table(runs, shift, par, resamples, level)
+    csv, tex = directory / "variability.csv", directory / "variability.tex"
+    tables._write_text(csv, table.to_csv(index=False))
+    tables._write_text(tex, variability_latex(table, shift, par, resamples, level))
+    return [csv, tex]

@@ -419,8 +419,9 @@ def _plain_log_axis(axis, values=None) -> None:
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     finite = np.asarray([v for v in (values if values is not None else []) if np.isfinite(v) and v > 0])
-    narrow = len(finite) > 0 and np.log10(finite.max() / finite.min()) < 2
-    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if narrow else (1.0,)))
+    decades = np.log10(finite.max() / finite.min()) if len(finite) else 3.0
+    subs = tuple(range(1, 10)) if decades < 0.7 else (1.0, 2.0, 5.0) if decades < 2 else (1.0,)
+    axis.set_major_locator(LogLocator(base=10, subs=subs))
     axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     axis.set_minor_formatter(NullFormatter())
 
@@ -643,7 +644,7 @@ def cactus(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Pat
                     where="post", color="black", linewidth=0.9, zorder=4)
             _limit_lines(ax, panel["time_limit"], vertical=True)
             ax.set_xscale("log")
-            _plain_log_axis(ax.xaxis)
+            _plain_log_axis(ax.xaxis, [lowest / 2, right * 1.3])
             ax.set_xlim(lowest / 2, right * 1.3)
             ax.set_ylim(0, panel["instance"].nunique() + 0.5)
             ax.yaxis.get_major_locator().set_params(integer=True)
@@ -739,7 +740,7 @@ def variability(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> lis
                 ax.scatter(x, frame["median"], marker=spec["marker"], color=spec["color"], s=12,
                            edgecolors="black", linewidths=0.4, zorder=3)
             ax.set_yscale("log")
-            _plain_log_axis(ax.yaxis)
+            _plain_log_axis(ax.yaxis, [*group["min"], *group["max"]])
             ax.set_xlim(-0.6, len(order) - 0.4)
             ax.set_ylabel(style.text("wall time [s]"))
             ax.set_title(style.text(f"{puzzle}: range over seeds and permutations"))

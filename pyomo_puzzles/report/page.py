@@ -16,12 +16,16 @@ MAX_CELL = 160
 """Longer environment values are cut to this many characters (the full data is in its file)."""
 
 FIGURE_CAPTIONS = {
-    "runtime_per_instance": "Wall time per instance (median over repeats, log scale). An x marks a run "
-                            "not solved, drawn at the time limit (dashed line).",
-    "performance_profile": "Performance profile (Dolan and Moré) per puzzle: fraction of instances a "
-                           "method solved within a factor tau of the best method's time.",
-    "cactus": "Instances solved within time t, per method.",
-    "scaling": "Wall time against instance size, one panel per puzzle; x: not solved (at the limit).",
+    "runtime": "Wall time per instance (median over repeats, log scale), one panel per family; colour: "
+               "solver, marker: formulation. An x marks a run not solved, drawn at the time limit (dashed line).",
+    "performance_profile": "Performance profile (Dolan and Moré) per family: fraction of instances a "
+                           "method solved within a factor tau of the best method's time; black: the virtual "
+                           "best method (the best of all methods on each instance).",
+    "cactus": "Instances solved within time t, per method, one panel per family; black: the virtual best method.",
+    "scaling": "Wall time against instance size, one panel per family and kind of instance (the family's "
+               "size unit); x: not solved (at the limit).",
+    "variability": "Spread of the wall time over seeds and permutations: per instance and method, the range "
+                   "(bar) and the median (marker).",
 }
 
 

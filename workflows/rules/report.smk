@@ -33,6 +33,8 @@ rule report:
     params:
         results=lambda w, output: os.path.dirname(output.report),
         style=config["figures"],
+        statistics=config["statistics"],
+        compare_with=config.get("compare_with"),
     log:
         f"{RESULTS}/logs/report.log",
     conda:
