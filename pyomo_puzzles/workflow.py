@@ -251,11 +251,11 @@ def write_report(smk: Any) -> None:
     _write_table(counts, smk.output.counts, "to_csv")
     env = json.loads(Path(smk.input.environment).read_text())
     page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report),
-                      counts=counts if len(counts) else None)
+                      counts=counts if len(counts) else None, shift=shift, par=par)
     pictures = [Path(p) for p in smk.input.pictures]  # this experiment's, not every file in the folder
     html.write_html(Path(smk.params.results), runs, family_tables.family_summary(runs, shift, par), drawn, env,
                     Path(smk.output.html), counts=counts if len(counts) else None, comparison=comparison,
-                    pictures=pictures)
+                    pictures=pictures, shift=shift, par=par)
 
 
 def _comparison(other: str | None, results: str, shift: float, table_dir: Path):

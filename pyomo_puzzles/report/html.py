@@ -93,7 +93,8 @@ def _distinct(runs: pd.DataFrame, column: str) -> list[str]:
 
 # --- sections --------------------------------------------------------------------------------
 
-def overview_html(results_dir: Path, runs: pd.DataFrame) -> str:
+def overview_html(results_dir: Path, runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS,
+                  par: float = 1.0) -> str:
     """How many runs, instances, solvers, formulations and families, and where they are."""
     counts = [("runs", len(runs))] + [(f"{name}s", len(_distinct(runs, name)))
                                       for name in ("instance", "solver", "formulation")]
@@ -101,10 +102,7 @@ def overview_html(results_dir: Path, runs: pd.DataFrame) -> str:
     families = ", ".join(_distinct(runs, "puzzle")) or "none"
     return (f"<p>Results folder: <code>{html.escape(str(results_dir))}</code></p>\n<ul>{items}"
             f"<li>families: {html.escape(families)}</li></ul>\n"
-            "<p>A run is <em>solved</em> if it is optimal with a solution that passed the independent checker, "
-            "or proven infeasible. Times are wall-clock seconds; a run not solved counts at its time limit. "
-            "SGM is the shifted geometric mean exp(mean(ln(t + s))) - s with "
-            f"s = {tables.SHIFT_SECONDS:g} s.</p>")
+            f"<p>{html.escape(tables.definitions(shift, par))}</p>")
 
 
 def environment_html(environment: dict) -> str:
@@ -216,10 +214,10 @@ def pictures_html(pictures: Sequence[Path], results_dir: Path) -> str:
 
 def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],
                 environment: dict, out_dir: Path, counts: pd.DataFrame | None = None,
-                comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None) -> str:
+                comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None,
+                shift: float = tables.SHIFT_SECONDS, par: float = 1.0) -> str:
     """The whole page as a string (see `write_html`)."""
-    sections = [_section("Overview", overview_html(results_dir, runs)),
-                _section("Environment", environment_html(environment)),
+    sections = [_section("Overview", overview_html(results_dir, runs, shift, par)),
                 _section("Summary per family", summary_html(runs, summary)),
                 _section("Figures", figures_html(figure_paths, out_dir))]
     if counts is not None and len(counts):
@@ -230,6 +228,7 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
         sections.append(_section("Comparison", html_table(comparison) if len(comparison) else "<p>(empty)</p>"))
     if pictures:
         sections.append(_section("Solutions", pictures_html(pictures, results_dir)))
+    sections.append(_section("Environment", environment_html(environment)))  # reference: last
     return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(TITLE)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
@@ -246,7 +245,8 @@ def _write_atomic(path: Path, text: str) -> None:
 
 def write_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],
                environment: dict, out: Path, counts: pd.DataFrame | None = None,
-               comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None) -> Path:
+               comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None,
+               shift: float = tables.SHIFT_SECONDS, par: float = 1.0) -> Path:
     """Write the self-contained HTML report to `out` (normally ``report.html``) and return it.
 
     Sections: overview, environment, a solver-by-formulation summary per family, the figures
@@ -255,6 +255,6 @@ def write_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fig
     """
     out = Path(out)
     page = render_html(Path(results_dir), runs, summary, figure_paths, environment, out.parent,
-                       counts=counts, comparison=comparison, pictures=pictures)
+                       counts=counts, comparison=comparison, pictures=pictures, shift=shift, par=par)
     _write_atomic(out, page)
     return out

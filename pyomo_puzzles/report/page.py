@@ -112,7 +112,8 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def _overview(results_dir: Path, runs: pd.DataFrame) -> list[str]:
+def _overview(results_dir: Path, runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS,
+              par: float = 1.0) -> list[str]:
     instances = tables._column(runs, "instance").nunique()
     puzzles = sorted(tables._column(runs, "puzzle").dropna().astype(str).unique())
     limits = sorted(tables._column(runs, "time_limit").dropna().unique())
@@ -125,9 +126,7 @@ def _overview(results_dir: Path, runs: pd.DataFrame) -> list[str]:
                 if {"solver", "solver_version"} <= set(runs.columns) else pd.DataFrame())
     if len(versions):
         lines += ["", "Solver versions: " + "; ".join(f"{s}: {v}" for s, v in versions.itertuples(index=False)) + "."]
-    lines += ["", "A run is *solved* if it is optimal with a solution that passed the independent checker, "
-              "or proven infeasible. Times are wall-clock seconds; a run not solved counts at its time limit. "
-              f"SGM is the shifted geometric mean exp(mean(ln(t + s))) - s with s = {tables.SHIFT_SECONDS:g} s."]
+    lines += ["", tables.definitions(shift, par).replace("A run is solved", "A run is *solved*")]
     return lines
 
 
@@ -145,14 +144,15 @@ def _mismatches(runs: pd.DataFrame) -> list[str]:
 
 
 def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figures: list[Path],
-                 environment: dict, out: Path, counts: pd.DataFrame | None = None) -> Path:
+                 environment: dict, out: Path, counts: pd.DataFrame | None = None,
+                 shift: float = tables.SHIFT_SECONDS, par: float = 1.0) -> Path:
     """Write the Markdown report to `out`: title, overview, environment table, summary table
     (with any known-answer mismatches listed), and the figures (PNG embedded, PDF linked,
     paths relative to the page). Returns `out`."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     env_rows = pd.DataFrame(flatten_environment(environment or {}), columns=["key", "value"])
-    lines = ["# Solver comparison", "", *_overview(Path(results_dir), runs), "",
+    lines = ["# Solver comparison", "", *_overview(Path(results_dir), runs, shift, par), "",
              "## Environment", "", markdown_table(env_rows) if len(env_rows) else "(not recorded)", "",
              "## Summary", "", summary_markdown(summary) if len(summary) else "(no runs)", *_mismatches(runs), ""]
     if counts is not None and len(counts):

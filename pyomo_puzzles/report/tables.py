@@ -220,6 +220,13 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(char, char) for char in str(text))
 
 
+def definitions(shift: float = SHIFT_SECONDS, par: float = 1.0) -> str:
+    """What solved, the times and the SGM mean, in plain text, for the report pages."""
+    return ("A run is solved if it is optimal with a solution that passed the independent checker, or proven "
+            f"infeasible. Times are wall-clock seconds; {unsolved_treatment(par)}. SGM is the shifted geometric "
+            f"mean exp(mean(ln(t + s))) - s with s = {shift:g} s.")
+
+
 def sgm_definition(shift: float = SHIFT_SECONDS) -> str:
     """The shifted geometric mean, in LaTeX, for captions."""
     return (r"SGM: shifted geometric mean $\exp\bigl(\frac{1}{n}\sum_i \ln(t_i + s)\bigr) - s$ with shift "
