@@ -369,3 +369,24 @@ def test_family_table_by_hand(runs):
     assert "\\multicolumn{2}{c}{HiGHS}" in latex and "\\toprule" in latex and "\\bottomrule" in latex
     assert "$s = 1$\\,s" in latex and "count at the time limit" in latex
     assert "PAR10" in family_tables.family_latex(family_tables.family_summary(frame, par=10), "packing", par=10)
+
+
+def test_latex_tables_compile_and_fit_the_page(runs, tmp_path):
+    """The tables \\input into an article compile with pdflatex and none is wider than the
+    text (a wide table is scaled to the line width). Needs pdflatex (texlive), else skipped."""
+    import subprocess
+
+    from pyomo_puzzles.report import family_tables
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed (Debian: texlive-latex-base, texlive-latex-recommended)")
+    wide = pd.concat([runs.assign(solver=f"solver_{k}") for k in range(10)], ignore_index=True)  # 10 column groups
+    family_tables.write_family_tables(wide, tmp_path)
+    tables.write_summary(tables.summary(runs), tmp_path / "summary.csv", tmp_path / "summary.tex")
+    (tmp_path / "doc.tex").write_text("\\documentclass{article}\\usepackage{booktabs,graphicx}\\begin{document}"
+                                      "\\input{family_packing.tex}\\input{family_packing.tex}\\input{summary.tex}"
+                                      "\\end{document}\n")
+    done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "doc.tex"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "Overfull \\hbox" not in done.stdout

@@ -24,6 +24,7 @@ from pyomo_puzzles.report.tables import (
     OBJECTIVE_TOLERANCE,
     SHIFT_SECONDS,
     censored_time,
+    fit_to_width,
     format_seconds,
     latex_escape,
     shifted_geometric_mean,
@@ -266,7 +267,7 @@ def comparison_latex(df: pd.DataFrame, label: str = "tab:comparison") -> str:
         cells = _cells(row)
         lines.append("    " + " & ".join(latex_escape(cells[c]) for c in columns) + " \\\\")
     lines += ["    \\bottomrule", "  \\end{tabular}", "\\end{table}", ""]
-    return "\n".join(lines)
+    return fit_to_width("\n".join(lines))
 
 
 def _write_atomically(path: Path, text: str) -> None:

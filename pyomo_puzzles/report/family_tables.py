@@ -54,7 +54,7 @@ def family_latex(table: pd.DataFrame, puzzle: str, shift: float = tables.SHIFT_S
     """The booktabs table of one family (needs ``\\usepackage{booktabs}``)."""
     labels = labels or {}
     rows = table[table["puzzle"] == puzzle]
-    solvers = list(dict.fromkeys(rows["solver"]))
+    solvers = sorted(set(rows["solver"]))  # the same column order in every results folder
     formulations = list(dict.fromkeys(rows["formulation"]))
     name = lambda text: tables.latex_escape(labels.get(text, text))  # noqa: E731
     lines = ["% requires \\usepackage{booktabs}", "\\begin{table}[htbp]", "  \\centering", "  \\small",
@@ -69,7 +69,7 @@ def family_latex(table: pd.DataFrame, puzzle: str, shift: float = tables.SHIFT_S
         cells = [cell for s in solvers for cell in _cell_pair(entries.get(s), best)]
         lines.append(f"    {name(formulation)} & " + " & ".join(cells) + " \\\\")
     lines += ["    \\bottomrule", "  \\end{tabular}", "\\end{table}", ""]
-    return "\n".join(lines)
+    return tables.fit_to_width("\n".join(lines))
 
 
 def write_family_tables(runs: pd.DataFrame, directory: str | Path, shift: float = tables.SHIFT_SECONDS,
@@ -140,7 +140,7 @@ def variability_latex(table: pd.DataFrame, shift: float, par: float, resamples: 
                  tables.format_seconds(row["sgm_time"]), interval, tables.format_seconds(row["median_spread"])]
         lines.append("    " + " & ".join(cells) + " \\\\")
     lines += ["    \\bottomrule", "  \\end{tabular}", "\\end{table}", ""]
-    return "\n".join(lines)
+    return tables.fit_to_width("\n".join(lines))
 
 
 def write_variability(runs: pd.DataFrame, directory: str | Path, shift: float = tables.SHIFT_SECONDS,

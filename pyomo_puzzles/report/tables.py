@@ -305,7 +305,21 @@ def summary_latex(summary_df: pd.DataFrame, caption: str | None = None,
     for _, row in cells.iterrows():
         lines.append("    " + " & ".join(latex_escape(v) for v in row) + " \\\\")
     lines += ["    \\bottomrule", "  \\end{tabular}", "\\end{table}", ""]
-    return "\n".join(lines)
+    return fit_to_width("\n".join(lines))
+
+
+def fit_to_width(latex: str) -> str:
+    """The table's tabular set in a box and scaled down to the line width only if it is wider
+    (a thesis page is narrower than a table of many solvers); needs graphicx and booktabs."""
+    lines = latex.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("\\begin{tabular}"))
+    end = next(i for i, line in enumerate(lines) if line.lstrip().startswith("\\end{tabular}"))
+    box = ["  \\ifdefined\\pptablebox\\else\\newsavebox{\\pptablebox}\\fi", "  \\sbox{\\pptablebox}{%"]
+    show = ["  \\ifdim\\wd\\pptablebox>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox{\\pptablebox}}%",
+            "  \\else\\usebox{\\pptablebox}\\fi"]
+    lines = lines[:start] + box + lines[start:end] + [lines[end] + "}%"] + show + lines[end + 1:]
+    return "\n".join(line.replace("% requires \\usepackage{booktabs}", "% requires \\usepackage{booktabs,graphicx}")
+                     for line in lines) + ("\n" if latex.endswith("\n") else "")
 
 
 def _write_text(path: Path, text: str) -> None:
