@@ -80,9 +80,11 @@ def check(instance: str | Path | Instance, solution: dict[str, Any]) -> list[str
 
 def picture(instance: str | Path | Instance, solution: dict[str, Any], path: str | Path) -> Path:
     """Draw `solution` of `instance` to `path` (PNG, PDF or SVG by its suffix)."""
+    from pyomo_puzzles.core.files import write_atomic
+
     loaded = load(instance)
-    loaded.family.drawing()(loaded.spec, solution, Path(path))
-    return Path(path)
+    draw = loaded.family.drawing()
+    return write_atomic(path, lambda tmp: draw(loaded.spec, solution, tmp))
 
 
 def results(folder: str | Path) -> pandas.DataFrame:

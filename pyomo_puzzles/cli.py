@@ -179,7 +179,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     data = registry.generator(args.name)(seed=args.seed, solver=args.solver, **options)
     text = yaml.safe_dump(data, sort_keys=False, default_flow_style=None)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        from pyomo_puzzles.core.files import write_text_atomic
+
+        write_text_atomic(args.output, text)
         print(f"instance written to {args.output} (generated with {args.solver})")
     else:
         print(text, end="")

@@ -133,11 +133,9 @@ def counts_table(paths: list[str]):
 def generate_instance(smk: Any) -> None:
     p = smk.params
     data = registry.generator(p.generator)(seed=p.seed, **dict(p.options))
-    path = Path(smk.output.instance)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(yaml.safe_dump(data, sort_keys=False, default_flow_style=None), encoding="utf-8")
-    tmp.replace(path)
+    from pyomo_puzzles.core.files import write_text_atomic
+
+    write_text_atomic(smk.output.instance, yaml.safe_dump(data, sort_keys=False, default_flow_style=None))
 
 
 def write_environment(smk: Any) -> None:
@@ -162,8 +160,9 @@ def _no_solution_picture(name: str, why: str, path: Path) -> None:
 
     figure = new_figure(figsize=(4.5, 0.8))
     figure.text(0.5, 0.5, f"{name}: no solution to draw\n({why})", ha="center", va="center", fontsize=9)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=150)
+    from pyomo_puzzles.core.files import write_atomic
+
+    write_atomic(path, lambda tmp: figure.savefig(tmp, dpi=150))
 
 
 # --- the tidy table of runs --------------------------------------------------------------
@@ -213,10 +212,9 @@ def runs_table(record_paths: list[str], results: str):
 
 
 def _write_table(table, path: str, writer: str) -> None:
-    tmp = Path(path).with_name(Path(path).name + ".tmp")
-    tmp.parent.mkdir(parents=True, exist_ok=True)
-    getattr(table, writer)(tmp, index=False)
-    tmp.replace(path)
+    from pyomo_puzzles.core.files import write_atomic
+
+    write_atomic(path, lambda tmp: getattr(table, writer)(tmp, index=False))
 
 
 # --- tables, figures, report (pyomo_puzzles.report does the work) ------------------------

@@ -262,3 +262,16 @@ def test_seeds_give_the_variability_figure_intervals_and_a_comparison(smoke, tmp
     paired = comparison.set_index(["puzzle", "formulation", "solver"]).loc[("packing", "placement", "highs")]
     assert paired.instances == 1  # l_tromino_cube is in both experiments
     assert "Comparison" in (results / "report.html").read_text()
+
+
+def test_smoke_outputs_are_readable_by_the_group_and_whole(smoke):
+    """Records, tables, figures, pictures and reports carry the umask's mode (the tests run
+    under the caller's umask), and no temporary file is left behind."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    outputs = [p for p in smoke.rglob("*") if p.is_file() and "logs" not in p.parts and ".snakemake" not in p.parts]
+    assert len(outputs) > 20
+    wrong = [(str(p.relative_to(smoke)), oct(p.stat().st_mode & 0o777)) for p in outputs
+             if p.stat().st_mode & 0o777 != 0o666 & ~mask]
+    assert wrong == []
+    assert not [p for p in outputs if ".tmp" in p.name]

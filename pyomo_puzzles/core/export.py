@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pyomo.environ as pyo
 
+from pyomo_puzzles.core.files import write_atomic, write_text_atomic
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.run import choose_formulation
 from pyomo_puzzles.errors import UserError
@@ -64,12 +65,12 @@ def export(instance: Instance, formulation: str | None, out_dir: Path,
     written = []
     if "dat" in formats:
         path = out_dir / f"{stem}.dat"
-        path.write_text(dat_text(abstract, data), encoding="utf-8")
+        write_text_atomic(path, dat_text(abstract, data))
         written.append(path)
     concrete = abstract.create_instance(data=data)
     for fmt in ("lp", "mps"):
         if fmt in formats:
             path = out_dir / f"{stem}.{fmt}"
-            concrete.write(str(path), io_options={"symbolic_solver_labels": True})
+            write_atomic(path, lambda tmp: concrete.write(str(tmp), io_options={"symbolic_solver_labels": True}))
             written.append(path)
     return written

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,9 +57,11 @@ class RunRecord:
 
         if self.solution is None:
             raise UserError(f"the run of {self.instance} on {self.solver} ({self.status}) holds no solution to draw")
+        from pyomo_puzzles.core.files import write_atomic
+
         instance = getattr(self, "_instance", None) or instances.load(self.instance)
-        instance.family.drawing()(instance.spec, self.solution, Path(path))
-        return Path(path)
+        draw = instance.family.drawing()
+        return write_atomic(path, lambda tmp: draw(instance.spec, self.solution, tmp))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "RunRecord":
@@ -129,17 +128,8 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
 
 
 def write_json_atomic(path: str | Path, data: Any) -> None:
-    """Write JSON so that readers see either the old file or the whole new one."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=2, sort_keys=False)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write JSON so that readers see either the old file or the whole new one, with the
+    umask's mode (see `core.files`)."""
+    from pyomo_puzzles.core.files import write_json_atomic as write
+
+    write(path, data)

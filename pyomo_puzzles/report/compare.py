@@ -13,8 +13,6 @@ test on the per-instance times (see `pyomo_puzzles.report.statistics`).
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -271,16 +269,10 @@ def comparison_latex(df: pd.DataFrame, label: str = "tab:comparison") -> str:
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    """Write to a temporary file in the same folder, then rename: readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write atomically with the umask's mode (see `core.files`)."""
+    from pyomo_puzzles.core.files import write_text_atomic
+
+    write_text_atomic(path, text)
 
 
 def write_comparison(df: pd.DataFrame, csv_path: str | Path | None = None,

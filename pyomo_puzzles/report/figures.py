@@ -469,8 +469,10 @@ def save_figure(figure: Figure, stem: str | Path) -> list[Path]:
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.with_name(stem.name + ".pdf"), stem.with_name(stem.name + ".png")]
-    figure.savefig(paths[0], format="pdf", metadata={"CreationDate": None})
-    figure.savefig(paths[1], format="png", dpi=PNG_DPI)
+    from pyomo_puzzles.core.files import write_atomic
+
+    write_atomic(paths[0], lambda tmp: figure.savefig(tmp, format="pdf", metadata={"CreationDate": None}))
+    write_atomic(paths[1], lambda tmp: figure.savefig(tmp, format="png", dpi=PNG_DPI))
     figure.clear()
     return paths
 

@@ -236,11 +236,10 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder and rename, so readers never see half a page."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    """Write atomically with the umask's mode (see `core.files`)."""
+    from pyomo_puzzles.core.files import write_text_atomic
+
+    write_text_atomic(path, text)
 
 
 def write_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],

@@ -323,11 +323,10 @@ def fit_to_width(latex: str) -> str:
 
 
 def _write_text(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    """Write atomically with the umask's mode (see `core.files`)."""
+    from pyomo_puzzles.core.files import write_text_atomic
+
+    write_text_atomic(path, text)
 
 
 def write_summary(summary_df: pd.DataFrame, csv_path: str | Path, tex_path: str | Path,

@@ -1,0 +1,59 @@
+"""Atomic writes with the user's permissions: every output of the framework goes through here.
+
+A file is written to a temporary name in its own folder, flushed to disk, given the mode a
+plain ``open()`` would give it (``0666`` less the umask: ``0644`` by default, so a
+collaborator in the same group can read the results), and renamed over the target. Readers
+see the old file or the whole new one, never half of it; a failed write leaves no file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+
+def umask() -> int:
+    """The process's umask (read from /proc where it can, without changing it)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
+    """Call ``write(tmp)`` to write the file at a temporary path in the target's folder
+    (same suffix, so writers that go by the suffix work), then give it the umask's mode and
+    rename it over `path`. Returns `path`."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}", dir=path.parent)
+    os.close(handle)
+    tmp = Path(name)
+    try:
+        write(tmp)
+        with open(tmp, "rb+") as written:
+            os.fsync(written.fileno())
+        os.chmod(tmp, 0o666 & ~umask())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """Write `text` (UTF-8) atomically with the umask's mode."""
+    return write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def write_json_atomic(path: str | Path, data: Any) -> Path:
+    """Write `data` as indented JSON atomically with the umask's mode."""
+    return write_text_atomic(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
