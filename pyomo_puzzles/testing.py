@@ -141,6 +141,12 @@ def _check_schema(instance) -> None:
 def _check_solve(instance, formulation: str, solver: str, time_limit: float) -> None:
     from pyomo_puzzles import api
 
+    from pyomo_puzzles.core import solvers
+
+    if solvers.is_known(solver):
+        installed, detail = solvers.availability(solver)
+        if not installed:
+            raise Skip(f"{solver} not installed: {detail}")
     known = _known(instance)
     record = api.solve(instance, formulation, solver, time_limit=time_limit)
     where = f"{instance.name} [{formulation}] on {solver}"

@@ -69,3 +69,15 @@ pieces:
   - name: D
     cells: [[0, 0], [0, 1]]
 """
+
+
+@pytest.fixture(scope="session")
+def smoke_results(tmp_path_factory) -> Path:
+    """The smoke experiment (workflows/config/smoke.yaml) run once per test session; the
+    tests that read it (workflow, HTML report, comparison) must not change it."""
+    results = tmp_path_factory.mktemp("smoke") / "results"
+    done = subprocess.run([str(Path(sys.executable).parent / "snakemake"), "--cores", "2", "--configfile",
+                           "workflows/config/smoke.yaml", "--config", f"results={results}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return results

@@ -10,7 +10,11 @@ test_instant_insanity = conformance_tests(
 
 test_packing = conformance_tests(
     "packing", instances=["packing/l_tromino_cube"], formulations=["placement", "placement_unreduced",
-                                                                   "cell_assignment", "coordinates_tight"])
+                                                                   "coordinates_tight"])
+
+test_packing_cell_assignment = conformance_tests(  # CBC takes about 20 s on it: left to the benchmarks
+    "packing", instances=["packing/l_tromino_cube"], formulations=["cell_assignment"],
+    solvers=["highs", "glpk", "scip", "cpsat", "gurobi", "cplex"])
 
 test_packing_iq_twist = conformance_tests(
     "packing", instances=["packing/iq_twist/challenge_19"], formulations=["placement", "coordinates"],

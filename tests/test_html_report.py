@@ -8,7 +8,6 @@ import base64
 import json
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -21,7 +20,6 @@ import pytest
 from conftest import ROOT
 from pyomo_puzzles.report.html import write_html
 
-SNAKEMAKE = Path(sys.executable).parent / "snakemake"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 DATA_PNG = "data:image/png;base64,"
 
@@ -83,16 +81,13 @@ def chromium(binary: str, profile: Path, *args: str) -> subprocess.CompletedProc
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory) -> Rendered:
+def rendered(tmp_path_factory, smoke_results) -> Rendered:
     """The smoke experiment's report.html, its DOM as Chromium loaded it, and a screenshot."""
     binary = shutil.which("chromium")
     if binary is None:
         pytest.skip("chromium not installed: no `chromium` on PATH (bash bootstrap.sh test installs it)")
     work = tmp_path_factory.mktemp("html")
-    results = work / "results"
-    done = subprocess.run([str(SNAKEMAKE), "--cores", "2", "--configfile", "workflows/config/smoke.yaml",
-                           "--config", f"results={results}"], cwd=ROOT, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
+    results = smoke_results
     url = (results / "report.html").as_uri()
     screenshot = work / "report.png"
     shot = chromium(binary, work / "profile", f"--screenshot={screenshot}", "--window-size=1200,3000", url)

@@ -31,12 +31,9 @@ def snakemake(results: Path, *extra: str, configfile: str = "workflows/config/sm
         cwd=ROOT, capture_output=True, text=True, timeout=900, env=env)
 
 
-@pytest.fixture(scope="module")
-def smoke(tmp_path_factory):
-    results = tmp_path_factory.mktemp("smoke") / "results"
-    done = snakemake(results)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return results
+@pytest.fixture
+def smoke(smoke_results):
+    return smoke_results
 
 
 def test_smoke_records_one_per_run(smoke):
