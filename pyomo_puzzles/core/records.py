@@ -57,11 +57,9 @@ class RunRecord:
 
         if self.solution is None:
             raise UserError(f"the run of {self.instance} on {self.solver} ({self.status}) holds no solution to draw")
-        from pyomo_puzzles.core.files import write_atomic
+        from pyomo_puzzles.api import picture
 
-        instance = getattr(self, "_instance", None) or instances.load(self.instance)
-        draw = instance.family.drawing()
-        return write_atomic(path, lambda tmp: draw(instance.spec, self.solution, tmp))
+        return picture(getattr(self, "_instance", None) or instances.load(self.instance), self.solution, path)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "RunRecord":

@@ -111,31 +111,16 @@ def environment_html(environment: dict) -> str:
     return html_table(rows, css_class="environment") if len(rows) else "<p>(not recorded)</p>"
 
 
-FAMILY_COLUMNS = ("puzzle", "solver", "formulation", "runs", "solved", "sgm_time")
-
-
-def family_rows(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per (puzzle, solver, formulation): runs, runs solved, and the shifted geometric mean of
-    the censored time; licence-limited runs count as runs but not in the time, as in `tables.summary`."""
-    table = pd.DataFrame({name: runs[name].astype(str) for name in ("puzzle", "solver", "formulation")},
-                         index=runs.index)
-    table["solved"] = tables.solved(runs)
-    table["time"] = tables.censored_time(runs)
-    table["licence"] = runs["status"] == "licence_limit" if "status" in runs.columns else False
-    rows = [{"puzzle": puzzle, "solver": solver, "formulation": formulation, "runs": len(group),
-             "solved": int(group["solved"].sum()),
-             "sgm_time": tables.shifted_geometric_mean(group.loc[~group["licence"], "time"])}
-            for (puzzle, solver, formulation), group in table.groupby(["puzzle", "solver", "formulation"])]
-    return pd.DataFrame(rows, columns=list(FAMILY_COLUMNS))
-
-
 def family_summaries(runs: pd.DataFrame, summary: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Per family, a table: one row per formulation, one column per solver, cells "solved/runs"
-    and the SGM time. Taken from `summary` when it has a puzzle column, else from `runs`."""
-    if set(FAMILY_COLUMNS) <= set(summary.columns):
-        long = summary[list(FAMILY_COLUMNS)]
+    and the SGM time. Taken from `summary` when it is `family_tables.family_summary`'s table,
+    else computed from `runs` by that function."""
+    from pyomo_puzzles.report import family_tables
+
+    if set(family_tables.COLUMNS) <= set(summary.columns):
+        long = summary[list(family_tables.COLUMNS)]
     elif {"puzzle", "solver", "formulation"} <= set(runs.columns):
-        long = family_rows(runs)
+        long = family_tables.family_summary(runs)
     else:
         return {}
     return {str(puzzle): _solver_grid(group) for puzzle, group in long.groupby("puzzle", sort=True)}
