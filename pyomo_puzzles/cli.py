@@ -267,10 +267,17 @@ def _solver_options(parser: argparse.ArgumentParser, time_limit: float | None) -
                         help="the solver's random seed (default: the solver's own)")
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """Usage mistakes in one line naming the option (argparse prints the whole usage first)."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def parser() -> argparse.ArgumentParser:
     from pyomo_puzzles import __version__
 
-    main = argparse.ArgumentParser(prog="pyomo-puzzles", description=__doc__)
+    main = _OneLineParser(prog="pyomo-puzzles", description=__doc__)
     main.add_argument("--version", action="version", version=f"pyomo-puzzles {__version__}")
     sub = main.add_subparsers(dest="command", required=True)
 
@@ -296,8 +303,8 @@ def parser() -> argparse.ArgumentParser:
     _solver_options(count, None)
     count.add_argument("--up-to-symmetry", action="store_true",
                        help="one solution per orbit of the instance's symmetry group")
-    count.add_argument("--limit", type=int, help="stop after this many solutions (or classes)")
-    count.add_argument("--split", type=int, default=None,
+    count.add_argument("--limit", type=_positive_int, help="stop after this many solutions (or classes)")
+    count.add_argument("--split", type=_natural, default=None,
                        help="split the search on this many partitions (default: automatic; 0: none)")
     count.add_argument("--output", "-o", help="write the count and representatives (JSON) here")
     count.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -311,16 +318,16 @@ def parser() -> argparse.ArgumentParser:
     generate = sub.add_parser("generate", help="generate an instance (a challenge with a unique solution, "
                                                 "or a random n-cube tower)")
     generate.add_argument("name", help="iq_twist, cube_puzzler, instant_insanity or rubik")
-    generate.add_argument("--seed", type=int, default=1)
-    generate.add_argument("--pegs", type=int, help="iq_twist: number of pegs")
-    generate.add_argument("--unknown", type=int, help="cube_puzzler: face squares to leave unknown")
+    generate.add_argument("--seed", type=_natural, default=1)
+    generate.add_argument("--pegs", type=_natural, help="iq_twist: number of pegs")
+    generate.add_argument("--unknown", type=_natural, help="cube_puzzler: face squares to leave unknown")
     generate.add_argument("--pieces", help="cube_puzzler: instance with your own pieces (name or file)")
-    generate.add_argument("--cubes", type=int, help="instant_insanity: number of cubes (default 4)")
+    generate.add_argument("--cubes", type=_positive_int, help="instant_insanity: number of cubes (default 4)")
     generate.add_argument("--unsolvable", action="store_true",
                           help="instant_insanity: an instance proved to have no tower")
-    generate.add_argument("--depth", type=int, help="rubik: optimal solution length of the scramble")
+    generate.add_argument("--depth", type=_natural, help="rubik: optimal solution length of the scramble")
     generate.add_argument("--metric", help="rubik: htm or qtm (default htm)")
-    generate.add_argument("--size", type=int, help="rubik: 2 or 3 (default 2; the 3x3x3 up to depth 8)")
+    generate.add_argument("--size", type=_positive_int, help="rubik: 2 or 3 (default 2; the 3x3x3 up to depth 8)")
     generate.add_argument("--solver", "-s", default="highs")
     generate.add_argument("--output", "-o", help="write the instance (YAML) here")
     generate.set_defaults(func=cmd_generate)

@@ -73,6 +73,28 @@ def test_impossible_numbers_are_rejected_naming_the_option(option, value, words)
     assert result.returncode == 2 and words in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("args, words", [
+    (["solve", "packing/l_tromino_cube", "-t", "0"], "argument --time-limit/-t: must be positive"),
+    (["solve", "packing/l_tromino_cube", "-t", "nan"], "argument --time-limit/-t: must be positive"),
+    (["count", "packing/l_tromino_cube", "--limit", "-1"], "argument --limit: must be positive"),
+    (["count", "packing/l_tromino_cube", "--limit", "0"], "argument --limit: must be positive"),
+    (["count", "packing/l_tromino_cube", "--split", "-2"], "argument --split: must be 0 or more"),
+    (["count", "packing/l_tromino_cube", "--threads", "0"], "argument --threads: must be positive"),
+    (["generate", "instant_insanity", "--cubes", "0"], "argument --cubes: must be positive"),
+    (["generate", "iq_twist", "--pegs", "-1"], "argument --pegs: must be 0 or more"),
+    (["generate", "rubik", "--depth", "-2"], "argument --depth: must be 0 or more"),
+    (["solve"], "the following arguments are required: instance"),
+    (["solve", "packing/l_tromino_cube", "--frobnicate"], "unrecognized arguments: --frobnicate"),
+])
+def test_numeric_options_are_checked_where_they_are_parsed(capsys, args, words):
+    from pyomo_puzzles import cli
+
+    with pytest.raises(SystemExit) as stop:
+        cli.main(args)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1 and words in err, err
+
+
 def test_check_with_broken_solution_file(tmp_path):
     bad = tmp_path / "solution.json"
     bad.write_text("{not json")
