@@ -30,5 +30,16 @@ rule all:
     default_target: True
 
 
+onstart:
+    # One pipeline per results folder (Snakemake's own lock is per working directory), and
+    # Snakemake's rerun flags passed on to the batches, which otherwise keep unchanged records.
+    try:
+        RESULTS_LOCK = experiment.lock_results(RESULTS)
+    except UserError as error:
+        print(f"pyomo-puzzles: error: {error}", file=sys.stderr)
+        sys.exit(2)
+    os.environ[experiment.FORCE_VARIABLE] = experiment.forced_batches(workflow.dag_settings)
+
+
 onsuccess:
     print(f"Report: {RESULTS}/report.md   tables: {RESULTS}/tables/   figures: {RESULTS}/figures/")

@@ -44,15 +44,15 @@ def solve(instance: str | Path | Instance, formulation: str | None = None, solve
     """Build, solve, decode and check one instance; returns its run record.
 
     `solver` None is the first registered MIP solver (HiGHS). With `isolate` (the default)
-    the run happens in a child process that is killed past `time_limit` plus a grace period
-    or past `memory_limit_mb`; the record then says so. The record's ``picture(path)`` draws
-    its solution."""
+    the run, loading the data file included, happens in a child process that is killed past
+    `time_limit` plus a grace period or past `memory_limit_mb`, and at once on Ctrl-C
+    (`pyomo_puzzles.core.run.Interrupted`, carrying the record); the record says so. The
+    record's ``picture(path)`` draws its solution."""
     from pyomo_puzzles.core import run
 
-    loaded = load(instance)
-    record = run.run(loaded, formulation, solver, time_limit, threads, isolate=isolate, seed=seed,
+    record = run.run(instance, formulation, solver, time_limit, threads, isolate=isolate, seed=seed,
                      permutation=permutation, gap=gap, memory_limit_mb=memory_limit_mb)
-    record.attach(loaded)
+    record.attach(instance)
     return record
 
 
@@ -82,9 +82,23 @@ def picture(instance: str | Path | Instance, solution: dict[str, Any], path: str
     """Draw `solution` of `instance` to `path` (PNG, PDF or SVG by its suffix)."""
     from pyomo_puzzles.core.files import write_atomic
 
+    check_picture_path(path)
     loaded = load(instance)
     draw = loaded.family.drawing()
     return write_atomic(path, lambda tmp: draw(loaded.spec, solution, tmp))
+
+
+def check_picture_path(path: str | Path) -> None:
+    """A picture's file name must end in a format matplotlib writes (UserError otherwise)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    from pyomo_puzzles.errors import UserError
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        raise UserError(f"picture {path}: unsupported format {suffix or '(no suffix)'!r} "
+                        f"(choose {', '.join(sorted(formats))})")
 
 
 def results(folder: str | Path) -> pandas.DataFrame:

@@ -59,8 +59,9 @@ def _settings_line(options) -> str:
 def _summary(record) -> str:
     parts = [f"{record.instance} [{record.formulation}] on {record.solver}: {record.status}"]
     if record.wall_time is not None:
-        parts.append(f"wall {record.wall_time:.3f} s (build {record.build_time or 0:.3f} s, "
-                     f"solver {record.solver_time or 0:.3f} s)")
+        phases = [f"{name} {value:.3f} s" for name, value in
+                  (("build", record.build_time), ("solver", record.solver_time)) if value is not None]
+        parts.append(f"wall {record.wall_time:.3f} s" + (f" ({', '.join(phases)})" if phases else ""))
     if record.checked is not None:
         parts.append("solution checked" if record.checked else "SOLUTION FAILED THE CHECK")
     if record.message:
@@ -68,16 +69,38 @@ def _summary(record) -> str:
     return "; ".join(parts)
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse, before the run, outputs that cannot be written and a picture nobody can draw."""
+    from pyomo_puzzles.core import files
+
+    if args.output:
+        files.check_writable(args.output)
+    if args.picture:
+        from pyomo_puzzles import api
+        from pyomo_puzzles.core import instances, registry
+
+        api.check_picture_path(args.picture)
+        files.check_writable(args.picture)
+        _, path = instances.resolve(args.instance)
+        family = registry.families().get(instances.read_data_file(path).get("puzzle"))
+        if family is not None:
+            family.drawing()  # a family without a picture hook says so before solving
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from pyomo_puzzles import api
     from pyomo_puzzles.core import records
+    from pyomo_puzzles.core.run import Interrupted
 
-    instance = _instance(args.instance)
-    if args.picture:
-        instance.family.drawing()  # a family without a picture hook says so before solving
-    record = api.solve(instance, args.formulation, args.solver, time_limit=args.time_limit, threads=args.threads,
-                       seed=args.seed, permutation=args.permutation, gap=args.gap,
-                       memory_limit_mb=args.memory_limit)
+    _check_outputs(args)
+    try:  # the data file is loaded inside the run, under its time limit
+        record = api.solve(args.instance, args.formulation, args.solver, time_limit=args.time_limit,
+                           threads=args.threads, seed=args.seed, permutation=args.permutation, gap=args.gap,
+                           memory_limit_mb=args.memory_limit)
+    except Interrupted as stop:
+        if args.output:
+            records.write_json_atomic(args.output, stop.record.to_dict())
+        raise
     print(_summary(record))
     if args.output:
         records.write_json_atomic(args.output, record.to_dict())
@@ -125,12 +148,9 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 
 def _read_solution(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise DataError(path, "<file>", f"cannot be read ({error.strerror})") from None
-    except json.JSONDecodeError as error:
-        raise DataError(path, "<file>", f"is not valid JSON at line {error.lineno}") from None
+    from pyomo_puzzles.core import instances
+
+    data = instances.parse_json(instances.read_text(path), path)  # one-line DataError: unreadable, not UTF-8, ...
     if isinstance(data, dict) and "solution" in data:
         if data["solution"] is None:
             raise DataError(path, "solution", "the run record holds no solution")
@@ -140,12 +160,13 @@ def _read_solution(path: Path) -> dict:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from pyomo_puzzles import api
+    from pyomo_puzzles.errors import one_line
 
     instance = _instance(args.instance)
     errors = api.check(instance, _read_solution(Path(args.solution)))
     if errors:
         for error in errors:
-            print(f"INVALID: {error}")
+            print(f"INVALID: {one_line(str(error))}")  # one line each, whatever the solution's strings hold
         return EXIT_FAILED
     print(f"valid solution of {instance.name}")
     return EXIT_OK
@@ -154,12 +175,22 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from pyomo_puzzles.core import export
 
-    instance = _instance(args.instance)
-    formats = tuple(args.format.split(",")) if args.format else ("dat", "lp", "mps")
-    unknown = set(formats) - {"dat", "lp", "mps"}
+    formats = ("dat", "lp", "mps") if args.format is None else tuple(f.strip() for f in args.format.split(","))
+    unknown = [f for f in formats if f not in ("dat", "lp", "mps")]
     if unknown:
-        raise UserError(f"unknown export format(s) {', '.join(sorted(unknown))} (choose dat, lp, mps)")
-    for path in export.export(instance, args.formulation, Path(args.output_dir), formats):
+        raise UserError(f"option --format: unknown export format {unknown[0]!r} (choose dat, lp, mps, "
+                        "comma-separated)")
+    if not args.output_dir.strip():
+        raise UserError("option --output-dir: empty (name a folder, e.g. '.')")
+    instance = _instance(args.instance)
+    out_dir = Path(args.output_dir)
+    try:  # made here, so that a file or an unwritable place in its way is one line naming the option
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UserError(f"option --output-dir: {out_dir} is a file, not a folder") from None
+    except OSError as error:
+        raise UserError(f"option --output-dir: cannot make the folder {out_dir} ({error.strerror or error})") from None
+    for path in export.export(instance, args.formulation, out_dir, formats):
         print(path)
     return EXIT_OK
 
@@ -364,8 +395,22 @@ def parser() -> argparse.ArgumentParser:
     return main
 
 
+def _interrupt_on_sigterm() -> None:
+    """SIGTERM (a scheduler cancelling the job) stops a command as Ctrl-C does."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (called from a library user's thread)
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    _interrupt_on_sigterm()
     try:
         return args.func(args)
     except UserError as error:

@@ -5,8 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 
+def one_line(text: str) -> str:
+    """`text` with every character that would break or hide a line (newlines, tabs, other
+    control and separator characters, lone surrogates) written as its escape."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for ch in text)
+
+
 class UserError(Exception):
-    """Something the user asked for or supplied is wrong; shown as one line."""
+    """Something the user asked for or supplied is wrong; shown as one line (a file's
+    or a field's name with a newline in it is escaped, not printed)."""
+
+    def __str__(self) -> str:
+        return one_line(super().__str__())
 
 
 class DataError(UserError):
@@ -17,6 +30,9 @@ class DataError(UserError):
         self.field = field
         self.message = message
         super().__init__(f"{self.path}: field '{field}': {message}")
+
+    def __reduce__(self):  # an isolated run sends it from its child process
+        return DataError, (self.path, self.field, self.message)
 
 
 class SolverUnavailable(UserError):

@@ -25,8 +25,10 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import math
 import os
 import platform
+import re
 import socket
 import subprocess
 import sys
@@ -81,6 +83,49 @@ class Generated:
         return generated_path(self.name, results)
 
 
+FORCE_VARIABLE = "PYOMO_PUZZLES_FORCE"
+"""Set by the Snakefile's main process from Snakemake's rerun flags (`forced_batches`) and
+inherited by the jobs (local jobs, and SLURM jobs, which get the submitting environment):
+``all``, or the manifests of the batches to redo, separated by ``os.pathsep``."""
+
+_MANIFEST = re.compile(r"batches/batch[0-9]+\.json$")
+
+
+def forced_batches(dag_settings: Any) -> str:
+    """What Snakemake's rerun flags ask of the batches (see `FORCE_VARIABLE`): ``--forceall``
+    or ``--forcerun solve_batch`` redo every run, ``--forcerun``/``-f`` on a batch's
+    manifest redo that batch's runs."""
+    if dag_settings.forceall or "solve_batch" in dag_settings.forcerun:
+        return "all"
+    named = set(dag_settings.forcerun) | (set(dag_settings.targets) if dag_settings.forcetargets else set())
+    return os.pathsep.join(sorted(os.path.abspath(t) for t in named if _MANIFEST.search(str(t))))
+
+
+def lock_results(results: str):
+    """Hold an exclusive lock on the results folder for this process's lifetime (return the
+    open lock file; keep it). Another pipeline writing there is refused in one line."""
+    import fcntl
+    from datetime import datetime
+
+    folder = Path(results)
+    folder.mkdir(parents=True, exist_ok=True)
+    handle = open(folder / ".pipeline.lock", "a+", encoding="utf-8")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise UserError(f"the results folder {results} is in use by another pipeline ({holder}); "
+                        "wait for it to end, or set another 'results' folder") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()} on {socket.gethostname()} since "
+                 f"{datetime.now().isoformat(timespec='seconds')}\n")
+    handle.flush()
+    return handle
+
+
 def generated_path(name: str, results: str) -> str:
     """The file of the generated instance `name` (generated/<generator>/<stem>)."""
     return f"{results}/{GENERATED_DIR}/{name.removeprefix('generated/')}.yaml"
@@ -100,25 +145,47 @@ def validate_config(config: dict, schema_path: str | Path) -> dict:
     import yaml
 
     schema = yaml.safe_load(Path(schema_path).read_text())
-    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(config))
+    errors = list(instances.Validator(schema).iter_errors(config))  # whole numbers as written, finite numbers
     if errors:
-        error = jsonschema.exceptions.best_match(errors)
-        key = ".".join(str(p) for p in error.absolute_path) or "<top level>"
-        if error.validator == "additionalProperties":
-            extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-            raise ConfigError(".".join(filter(None, [key if error.absolute_path else "", extra[0]])), "unknown key")
-        if error.validator == "required":
-            raise ConfigError(error.message.split("'")[1], "required key is missing")
-        raise ConfigError(key, error.message.splitlines()[0])
+        raise _schema_error(jsonschema.exceptions.best_match(errors))
     config = {**DEFAULTS, **config}
     config["figures"] = {**FIGURE_DEFAULTS, **config["figures"]}
     config["statistics"] = {**STATISTICS_DEFAULTS, **config["statistics"]}
+    _refuse_too_many_runs_per_cell(config)
     check_names(config)
     expand_instances(config["instances"])
     if "counts" in config:
         config["counts"] = {"up_to_symmetry": True, "time_limit": 600, **config["counts"]}
         count_jobs(config)  # checks its names too
     return config
+
+
+def _schema_error(error) -> ConfigError:
+    """The configuration's first schema error as a ConfigError naming the key."""
+    where = [str(p) for p in error.absolute_path]
+    if error.validator == "additionalProperties":
+        extra = sorted(str(key) for key in set(error.instance) - set(error.schema.get("properties", {})))
+        return ConfigError(".".join(where + extra[:1]), "unknown key")
+    if error.validator == "required":
+        return ConfigError(".".join(where + [error.message.split("'")[1]]), "required key is missing")
+    if error.validator == "type" and isinstance(error.instance, float) and not math.isfinite(error.instance):
+        return ConfigError(".".join(where), f"must be a finite number, not {error.instance}")
+    message = error.message.splitlines()[0]
+    return ConfigError(".".join(where) or "<top level>", message if len(message) <= 160 else message[:157] + "...")
+
+
+MAX_RUNS_PER_CELL = 10_000
+"""The most runs of one instance, formulation and solver (seeds x permutations x repeats):
+past it the matrix alone would take minutes and gigabytes to write down."""
+
+
+def _refuse_too_many_runs_per_cell(config: dict) -> None:
+    sizes = {"seeds": len(config["seeds"]), "permutations": len(config["permutations"]), "repeats": config["repeats"]}
+    if sizes["seeds"] * sizes["permutations"] * sizes["repeats"] > MAX_RUNS_PER_CELL:
+        largest = max(sizes, key=sizes.get)
+        raise ConfigError(largest, f"{sizes['seeds']} seeds x {sizes['permutations']} permutations x "
+                          f"{sizes['repeats']} repeats is more than {MAX_RUNS_PER_CELL:,} runs of each instance, "
+                          "formulation and solver")
 
 
 @dataclass(frozen=True)

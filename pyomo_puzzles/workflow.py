@@ -1,9 +1,15 @@
 """What the Snakemake scripts call: thin wrappers around the package's public functions.
 
 Runs are done in batches (one Python start-up per batch, see `experiment.batches`). A
-batch writes each run's record atomically as soon as the run ends, and skips runs whose
-record already exists with the same settings, so an interrupted pipeline resumes without
-redoing finished runs; the batch's manifest (its Snakemake output) is written last.
+batch writes each run's record atomically as soon as the run ends, and keeps a record that
+already exists when its fingerprint (`run_fingerprint`: instance data, formulation code,
+package and solver versions, settings) is the one the run would have now, so an
+interrupted pipeline resumes without redoing finished runs and a changed input is never
+served stale. Snakemake's rerun flags (``--forceall``, ``--forcerun solve_batch``,
+``--forcerun``/``-f`` on a batch's manifest) redo the runs (`experiment.FORCE_VARIABLE`). The batch's
+manifest (its Snakemake output) is written last.
+
+Every job writes to its ``log:`` (what it did, and the error if it failed).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 import re
 import socket
 from pathlib import Path
@@ -20,23 +27,92 @@ import yaml
 
 from pyomo_puzzles import api
 from pyomo_puzzles.core import instances, records, registry
-from pyomo_puzzles.experiment import Run, environment, generated_path, solver_formulation
+from pyomo_puzzles.experiment import FORCE_VARIABLE, Run, environment, generated_path, solver_formulation
 
 
 SETTINGS = ("time_limit", "threads", "gap", "memory_limit_mb")
 """The experiment's run settings (the Snakemake rule's ``params.settings``)."""
 
+def _digest(*parts: bytes) -> str:
+    import hashlib
 
-def _same_settings(path: Path, item: Run, settings: dict) -> bool:
-    """Whether the record at `path` was made with these settings, seed and permutation."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "little") + part)
+    return digest.hexdigest()[:16]
+
+
+def _source_digest(*functions) -> str:
+    """The code of the files that define `functions` (a formulation's model, data and decoding)."""
+    import inspect
+
+    files = sorted({inspect.getsourcefile(f) for f in functions if f is not None})
+    return _digest(*(Path(f).read_bytes() for f in files))
+
+
+def _package_versions(family: registry.Family) -> str:
+    """pyomo-puzzles's version, and the version of the distribution a plugin family comes from."""
+    from importlib import metadata
+
+    from pyomo_puzzles import __version__
+
+    top = family.load.__module__.split(".")[0]
+    if top == "pyomo_puzzles":
+        return f"pyomo-puzzles {__version__}"
+    dists = metadata.packages_distributions().get(top, [])
+    plugin = ", ".join(f"{d} {metadata.version(d)}" for d in dists) or top
+    return f"pyomo-puzzles {__version__}; {plugin}"
+
+
+def _instance_file(name: str, results: str) -> Path:
+    if name.startswith("generated/"):
+        return Path(generated_path(name, results))
+    return instances.resolve(name)[1]
+
+
+def run_fingerprint(item: Run, results: str, settings: dict) -> dict:
+    """Everything that determines a run's record: the instance's data (its file and the files
+    it is based on), the formulation's code, the package and solver versions, the settings."""
+    from pyomo_puzzles.core import solvers
+
+    path = _instance_file(item.instance, results)
+    family = registry.family(instances.read_data_file(path).get("puzzle"))
+    reference = family.reference_solvers.get(item.solver)
+    if reference is not None:
+        code, version = _source_digest(reference.run), reference.available()[1]
+    else:
+        form = registry.formulation(family, item.formulation)
+        code = _source_digest(form.build_model, form.model_data, form.decode, form.stages)
+        version = solvers.availability(item.solver)[1]
+    return {"instance": instances.data_digest(path), "formulation": code, "package": _package_versions(family),
+            "solver": f"{item.solver} {version}",
+            "settings": {**{k: settings.get(k) for k in SETTINGS}, "seed": item.seed,
+                         "permutation": item.permutation}}
+
+
+def _why_redo(path: Path, fingerprint: dict | None, forced: bool) -> str | None:
+    """Why the run must be (re)done, or None to keep the record at `path`."""
+    if forced:
+        return "rerun forced"
     try:
         old = json.loads(path.read_text())
+    except FileNotFoundError:
+        return "new"
     except (OSError, json.JSONDecodeError):
-        return False
-    wanted = {"time_limit": settings.get("time_limit"), "threads": settings.get("threads"),
-              "gap_limit": settings.get("gap"), "memory_limit_mb": settings.get("memory_limit_mb"),
-              "seed": item.seed, "permutation": item.permutation}
-    return all(old.get(k, 0 if k == "permutation" else None) == v for k, v in wanted.items())
+        return "the old record is unreadable"
+    if old.get("status") == "interrupted":
+        return "it was interrupted"
+    if fingerprint is None:
+        return "its inputs cannot be read"
+    before = old.get("fingerprint") or {}
+    changed = [key for key in fingerprint if before.get(key) != fingerprint[key]]
+    return f"changed since the record: {', '.join(changed)}" if changed else None
+
+
+def _forced(manifest: str) -> bool:
+    """Whether Snakemake was told to rerun this batch (see `FORCE_VARIABLE`)."""
+    force = os.environ.get(FORCE_VARIABLE, "")
+    return force == "all" or os.path.abspath(manifest) in force.split(os.pathsep)
 
 
 def load_run_instance(name: str, results: str):
@@ -48,10 +124,11 @@ def load_run_instance(name: str, results: str):
 
 
 def run_one(item: Run, results: str, settings: dict) -> records.RunRecord:
-    """One run, whatever happens: a formulation or solver problem becomes an error record."""
+    """One run, whatever happens: a formulation or solver problem becomes an error record
+    (Ctrl-C or SIGTERM raises `run.Interrupted`, carrying the record)."""
     options = {k: settings.get(k) for k in SETTINGS}
     try:
-        instance = load_run_instance(item.instance, results)
+        instance = generated_path(item.instance, results) if item.instance.startswith("generated/") else item.instance
         formulation = None if item.formulation == solver_formulation(item.solver) else item.formulation
         record = api.solve(instance, formulation, item.solver, time_limit=options["time_limit"],
                            threads=options["threads"], isolate=True, seed=item.seed, permutation=item.permutation,
@@ -78,37 +155,130 @@ def write_host(results: str) -> Path:
     return path
 
 
+@contextlib.contextmanager
+def job_log(smk: Any):
+    """Run a Snakemake job with its output going to its ``log:`` file, which says when the
+    job started and ended; a `UserError` (a disk full, a broken file) ends the job with one
+    line, in the log and on stderr, and exit code 1. SIGTERM (Snakemake or SLURM cancelling
+    the job) stops it as Ctrl-C does."""
+    import sys
+    import time
+
+    from pyomo_puzzles.errors import UserError
+
+    started = time.perf_counter()
+    with _interrupt_on_sigterm(), _log_file(smk.log[0]) as log:
+        _say(log, f"{smk.rule} job on {socket.gethostname()}, pid {os.getpid()}")
+        try:
+            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+                yield
+        except (UserError, OSError) as error:  # OSError: the log itself cannot be written (disk full)
+            line = f"pyomo-puzzles: error: {error if isinstance(error, UserError) else _os_error(error)}"
+            _say(log, line)
+            print(line, file=sys.stderr)
+            raise SystemExit(1) from None
+        except KeyboardInterrupt:
+            _say(log, f"interrupted after {time.perf_counter() - started:.1f} s")
+            raise
+        _say(log, f"done in {time.perf_counter() - started:.1f} s")
+
+
+@contextlib.contextmanager
+def _log_file(path: str):
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    log = open(path, "w", buffering=1, encoding="utf-8")
+    try:
+        yield log
+    finally:
+        with contextlib.suppress(OSError):
+            log.close()
+
+
+def _say(log, line: str) -> None:
+    """A line in the job's log; a log that cannot take it (disk full) does not end the job."""
+    with contextlib.suppress(OSError):
+        print(line, file=log)
+
+
+def _os_error(error: OSError) -> str:
+    return f"cannot write {error.filename or 'the job log'}: {error.strerror or error}"
+
+
+@contextlib.contextmanager
+def _interrupt_on_sigterm():
+    """SIGTERM raises KeyboardInterrupt while the job runs (the previous handler after)."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def solve_batch(smk: Any) -> None:
+    from pyomo_puzzles.core.run import Interrupted
+
     results, settings = smk.params.results, dict(smk.params.settings)
+    forced = _forced(smk.output.manifest)
     done = []
-    with open(smk.log[0], "w") as log, contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+    with job_log(smk):
         write_host(results)
         for entry in smk.params.runs:
             item = Run(**entry)
             path = Path(item.record_path(results))
-            if _same_settings(path, item, settings):
-                print(f"{path}: kept (finished earlier)")
+            try:
+                fingerprint = run_fingerprint(item, results, settings)
+            except Exception:  # noqa: BLE001 - the run itself will say what is wrong
+                fingerprint = None
+            why = _why_redo(path, fingerprint, forced)
+            if why is None:
+                print(f"{path}: kept (finished earlier, nothing it depends on has changed)")
             else:
-                record = run_one(item, results, settings)
-                records.write_json_atomic(path, record.to_dict())
-                print(f"{path}: {record.status} {record.message}".rstrip(), flush=True)
+                try:
+                    record = run_one(item, results, settings)
+                except Interrupted as stop:
+                    stop.record.instance = item.instance
+                    _write_record(path, stop.record, fingerprint)
+                    print(f"{path}: {stop.record.message}", flush=True)
+                    raise
+                _write_record(path, record, fingerprint)
+                print(f"{path}: {' '.join(filter(None, [record.status, record.message]))} ({why})", flush=True)
             done.append(str(path))
-    records.write_json_atomic(smk.output.manifest, {"records": done})
+        records.write_json_atomic(smk.output.manifest, {"records": done})
+
+
+def _write_record(path: Path, record: records.RunRecord, fingerprint: dict | None) -> None:
+    """Write the record atomically, removing what a killed batch left of an earlier attempt."""
+    from pyomo_puzzles.core.files import remove_temporaries
+
+    record.fingerprint = fingerprint
+    remove_temporaries(path)
+    records.write_json_atomic(path, record.to_dict())
 
 
 def count_to_record(smk: Any) -> None:
     """Enumerate and count one instance's solutions; the record says whether the count is
     complete and whether it agrees with the instance's known figure."""
     w, p = smk.wildcards, smk.params
-    instance = instances.load(w.instance)
-    up_to_symmetry = p.up_to_symmetry and instance.family.symmetry_images is not None  # count_jobs said so
-    with open(smk.log[0], "w") as log, contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+    with job_log(smk):
+        instance = instances.load(w.instance)
+        up_to_symmetry = p.up_to_symmetry and instance.family.symmetry_images is not None  # count_jobs said so
         try:
             result = api.count(instance, w.formulation, w.solver, up_to_symmetry=up_to_symmetry,
                                time_limit=p.time_limit).to_dict()
         except Exception as error:  # noqa: BLE001 - a record must be written for every count
             result = {"instance": w.instance, "formulation": w.formulation, "solver": w.solver,
                       "complete": False, "message": str(error).splitlines()[0]}
+        print(f"{w.instance} [{w.formulation}] on {w.solver}: {result.get('solutions')} solutions, "
+              f"complete: {result.get('complete')} {result.get('message') or ''}".rstrip())
+        _finish_count(smk, instance, result, up_to_symmetry)
+
+
+def _finish_count(smk: Any, instance, result: dict, up_to_symmetry: bool) -> None:
     known = instance.raw.get("known", {}) or {}
     result.pop("representatives", None)
     result["known_solutions"] = known.get("solutions")
@@ -131,26 +301,33 @@ def counts_table(paths: list[str]):
 
 
 def generate_instance(smk: Any) -> None:
-    p = smk.params
-    data = registry.generator(p.generator)(seed=p.seed, **dict(p.options))
     from pyomo_puzzles.core.files import write_text_atomic
 
-    write_text_atomic(smk.output.instance, yaml.safe_dump(data, sort_keys=False, default_flow_style=None))
+    p = smk.params
+    with job_log(smk):
+        data = registry.generator(p.generator)(seed=p.seed, **dict(p.options))
+        write_text_atomic(smk.output.instance, yaml.safe_dump(data, sort_keys=False, default_flow_style=None))
+        print(f"generated {smk.output.instance} ({p.generator}, seed {p.seed}, options {dict(p.options)})")
 
 
 def write_environment(smk: Any) -> None:
-    records.write_json_atomic(smk.output.environment, environment(dict(smk.params.config), Path.cwd()))
+    with job_log(smk):
+        records.write_json_atomic(smk.output.environment, environment(dict(smk.params.config), Path.cwd()))
+        print(f"wrote {smk.output.environment}")
 
 
 def draw_instance(smk: Any) -> None:
     w = smk.wildcards
-    instance = instances.load(f"{w.puzzle}/{w.name}")
-    record = api.solve(instance, None, smk.params.solver, time_limit=60, isolate=False)
-    if record.solution is None or not record.checked:
-        _no_solution_picture(instance.name, f"{record.status} on {record.solver} {record.message}".strip(),
-                             Path(smk.output.picture))
-        return
-    record.picture(smk.output.picture)
+    with job_log(smk):
+        instance = instances.load(f"{w.puzzle}/{w.name}")
+        record = api.solve(instance, None, smk.params.solver, time_limit=60, isolate=False)
+        print(f"{instance.name} on {record.solver}: {record.status} {record.message}".rstrip())
+        if record.solution is None or not record.checked:
+            _no_solution_picture(instance.name, f"{record.status} on {record.solver} {record.message}".strip(),
+                                 Path(smk.output.picture))
+        else:
+            record.picture(smk.output.picture)
+        print(f"drew {smk.output.picture}")
 
 
 def _no_solution_picture(name: str, why: str, path: Path) -> None:
@@ -221,6 +398,12 @@ def _write_table(table, path: str, writer: str) -> None:
 
 def write_report(smk: Any) -> None:
     """The tidy runs table, summary tables, figures and the report pages (Markdown, HTML), in one job."""
+    with job_log(smk):
+        _write_report(smk)
+        print(f"wrote {smk.output.report} and {smk.output.html}")
+
+
+def _write_report(smk: Any) -> None:
     from pyomo_puzzles.report import family_tables, figures, html, page, tables
 
     paths = [p for manifest in smk.input.manifests for p in json.loads(Path(manifest).read_text())["records"]]

@@ -100,3 +100,192 @@ def test_check_with_broken_solution_file(tmp_path):
     bad.write_text("{not json")
     result = run_cli("check", "packing/l_tromino_cube", bad)
     assert result.returncode == 2 and str(bad) in result.stderr and "not valid JSON" in result.stderr
+
+
+# --- defects found by the fuzz tests (tests/test_fuzz.py), one regression test each ---------
+
+def _main(capsys, *args) -> tuple[int, str, str]:
+    """`pyomo-puzzles ARGS` in this process: (exit code, stdout, stderr)."""
+    from pyomo_puzzles import cli
+
+    try:
+        code = cli.main([str(a) for a in args])
+    except SystemExit as stop:
+        code = stop.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _refused(capsys, path, field: str, words: str = "", *args) -> str:
+    """Check PATH (with a dummy solution) and require one line naming it and `field`."""
+    dummy = path.parent / "dummy_solution.json"
+    dummy.write_text("{}")
+    code, _, err = _main(capsys, *(args or ("check", path, dummy)))
+    assert code == 2 and err.count("\n") == 1, err
+    assert str(path) in err and f"field '{field}'" in err and words in err, err
+    return err
+
+
+def test_data_file_that_is_not_utf8_is_one_line_error(tmp_path, capsys):
+    path = tmp_path / "instance.yaml"
+    path.write_bytes(GOOD.encode("utf-16"))  # was: UnicodeDecodeError traceback
+    _refused(capsys, path, "<file>", "not UTF-8")
+
+
+@pytest.mark.parametrize("raw", ["2020-13-45", "!!int abc", "!!float x", "!!timestamp x", "!!bool maybe"])
+def test_yaml_values_pyyaml_cannot_build_are_one_line_errors(tmp_path, capsys, raw):
+    path = tmp_path / "instance.yaml"
+    path.write_text(GOOD + f"title: {raw}\n")  # was: ValueError/KeyError/AttributeError traceback
+    _refused(capsys, path, "<file>", "not valid YAML")
+
+
+@pytest.mark.parametrize("name, text", [
+    ("deep.yaml", "[" * 100_000 + "]" * 100_000),  # was: the interpreter crashed (segmentation fault)
+    ("deep.json", "[" * 100_000 + "]" * 100_000),  # was: RecursionError traceback
+    ("deep_mappings.yaml", "{a: " * 100 + "1" + "}" * 100),
+])
+def test_deeply_nested_data_file_is_refused(tmp_path, capsys, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    _refused(capsys, path, "<file>", "more than 64 deep")
+
+
+def test_yaml_alias_bomb_is_refused_at_once(tmp_path, capsys):
+    lines = ["puzzle: packing", 'a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    lines += [f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]" for a, b in zip("abcdefgh", "bcdefghi")]
+    path = tmp_path / "bomb.yaml"
+    path.write_text("\n".join(lines + ["pieces: [{name: L, cells: *i}]", ""]))  # was: hung (9^9 values)
+    _refused(capsys, path, "<file>", "more than 1,000,000 values")
+
+
+@pytest.mark.parametrize("value", ["[packing]", "{a: 1}"])
+def test_puzzle_field_of_the_wrong_type_is_one_line_error(write_instance, capsys, value):
+    path = write_instance(GOOD.replace("puzzle: packing", f"puzzle: {value}"))  # was: TypeError (unhashable)
+    _refused(capsys, path, "puzzle", "must be one of")
+
+
+@pytest.mark.parametrize("text, field", [
+    (GOOD.replace("size: [3, 3, 3]", "size: [3.0, 3, 3]"), "board.size[0]"),  # was: "the packing loader failed"
+    (GOOD.replace("count: 9", "count: 9.0"), "pieces[0].count"),
+    ("puzzle: rubik\nsize: 2.0\nmetric: htm\nscramble: R\n", "size"),  # was: "the rubik loader failed"
+])
+def test_whole_numbers_must_be_written_as_integers(write_instance, capsys, text, field):
+    _refused(capsys, write_instance(text), field, "is not of type 'integer'")
+
+
+@pytest.mark.parametrize("extra, field", [
+    ("1: x\n~: y\n", "1"),  # was: TypeError sorting the unknown keys
+    ("", "pieces[0].marks"),
+])
+def test_keys_that_are_not_strings_are_one_line_errors(write_instance, capsys, extra, field):
+    text = GOOD + extra if extra else GOOD.replace("count: 9", "count: 9\n    marks: {1: [[0, 0, 0]], ring: [[1, 0, 0]]}")
+    _refused(capsys, write_instance(text), field)  # the marks: was "the packing loader failed: TypeError"
+
+
+def test_a_file_that_is_its_own_base_is_refused(write_instance, capsys):
+    path = write_instance(GOOD + "base: instance.yaml\n")  # was: "the packing loader failed: RecursionError"
+    _refused(capsys, path, "base", "cycle of bases")
+
+
+def test_an_invalid_base_is_reported_on_the_users_file(write_instance, capsys):
+    path = write_instance("puzzle: packing\nbase: instant_insanity/parker_brothers\n")
+    err = _refused(capsys, path, "base", "parker_brothers.yaml")  # was: named only the shipped file
+    assert "field 'colours': unknown field" in err
+
+
+@pytest.mark.parametrize("text", [
+    GOOD + '"a\\nb": 1\n',  # a misspelt field with a newline in its name: was two lines
+    'puzzle: instant_insanity\ncolours: ["a\\nb", c]\ncubes: [[a, a, a, a, a, a], [c, c, c, c, c, c]]\n'
+    "question: all_different\n",  # a colour with a newline, echoed in the message: was two lines
+])
+def test_names_with_newlines_stay_on_one_line(write_instance, capsys, text):
+    dummy = write_instance("{}", "solution.json")
+    code, _, err = _main(capsys, "check", write_instance(text), dummy)
+    assert code == 2 and err.count("\n") == 1 and "a\\nb" in err, err
+
+
+def test_instance_argument_too_long_for_a_file_name(capsys):
+    code, _, err = _main(capsys, "check", "a" * 300, "solution.json")  # was: OSError traceback
+    assert code == 2 and err.count("\n") == 1 and "no instance" in err, err
+
+
+@pytest.mark.parametrize("content, words", [
+    ('{"pieces": []}'.encode("utf-16"), "not UTF-8"),  # was: UnicodeDecodeError traceback
+    (b"[" * 100_000 + b"]" * 100_000, "more than 64 deep"),  # was: RecursionError traceback
+])
+def test_solution_file_not_utf8_or_nested_too_deep(tmp_path, capsys, content, words):
+    path = tmp_path / "solution.json"
+    path.write_bytes(content)
+    code, _, err = _main(capsys, "check", "packing/l_tromino_cube", path)
+    assert code == 2 and err.count("\n") == 1 and str(path) in err and words in err, err
+
+
+@pytest.mark.parametrize("instance, solution, words", [
+    ("packing/l_tromino_cube", {"pieces": [{"piece": ["L"], "cells": []}]}, "unknown piece ['L']"),
+    ("packing/l_tromino_cube", {"pieces": [{"piece": "L", "cells": [[[0], 0, 0]]}]}, "cells must be"),
+    ("packing/l_tromino_cube", {"pieces": [{"piece": "L", "cells": []}]}, "cells must be a non-empty list"),
+    ("packing/iq_twist/challenge_19", {"pieces": [{"piece": "red1", "cells": [[0, 0], [1, 0], [1, 1], [2, 1]],
+                                                   "marks": [1]}]}, "marks must map"),
+    ("instant_insanity/parker_brothers",
+     {"stack": [{"cube": k, "faces": [1, 2, "x", 4, 5, 6]} for k in range(1, 5)]}, "is not a rotation"),
+    ("instant_insanity/parker_brothers",
+     {"stack": [{"cube": k, "faces": "a\nb"} for k in range(1, 5)]}, "faces 'a\\nb' is not a rotation"),
+    ("instant_insanity/parker_brothers",
+     {"stack": [{"cube": k, "faces": [1, 2, 3, 4, 5, 6], "sides": 3} for k in range(1, 5)]}, "sides 3 are not"),
+    ("rubik/htm_depth_03", {"moves": ["R2", "F2", "R'\n"]}, "unknown move"),  # was accepted as R'
+])
+def test_checkers_read_malformed_solutions(tmp_path, capsys, instance, solution, words):
+    import json
+
+    path = tmp_path / "solution.json"
+    path.write_text(json.dumps(solution))  # each was: "INVALID: checker could not read the solution: ...Error"
+    code, out, _ = _main(capsys, "check", instance, path)
+    lines = out.splitlines()
+    assert code == 1 and all(line.startswith("INVALID: ") for line in lines) and words in out, out
+    assert "checker could not read" not in out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["-d", "{tmp}/a_file"], "option --output-dir: {tmp}/a_file is a file"),  # was: FileExistsError traceback
+    (["-d", ""], "option --output-dir: empty"),  # was: wrote the files into the working folder
+    (["--format", ""], "option --format: unknown export format ''"),  # was: wrote every format
+    (["-d", "/proc/x"], "option --output-dir: cannot make the folder /proc/x"),
+])
+def test_export_options_that_cannot_work(tmp_path, capsys, args, words):
+    (tmp_path / "a_file").write_text("")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    code, _, err = _main(capsys, "export", "packing/l_tromino_cube", "--format", "dat", *args)
+    assert code == 2 and err.count("\n") == 1 and words.replace("{tmp}", str(tmp_path)) in err, err
+
+
+def test_generate_refuses_more_cubes_than_an_instance_may_hold(capsys):
+    code, _, err = _main(capsys, "generate", "instant_insanity", "--cubes", "1000000000")  # was: ran out of memory
+    assert code == 2 and err.count("\n") == 1 and "--cubes must be at most 1,000" in err, err
+
+
+@pytest.mark.parametrize("change, key", [
+    ({"time_limit": float("inf")}, "time_limit"),
+    ({"gap": float("nan")}, "gap"),
+    ({"batch": 2.0}, "batch"),  # was: TypeError in experiment.batches
+    ({"repeats": 1.0}, "repeats"),  # was: TypeError in experiment.matrix
+    ({"repeats": 10 ** 7}, "repeats"),  # was: matrix ran out of memory
+    ({"results": ""}, "results"),  # was accepted: records would go to /runs/...
+    ({"threads": 10 ** 9}, "threads"),
+    ({"seeds": [2 ** 64]}, "seeds.0"),
+    ({"figures": {"text_width_pt": float("inf")}}, "figures.text_width_pt"),
+    ({"statistics": {"resamples": 10 ** 12}}, "statistics.resamples"),
+    ({"instances": [{"generator": "instant_insanity", "seeds": [1], "options": {"cubes": "x"}}]},
+     "instances.0.options.cubes"),
+    ({"instances": [{"generator": "instant_insanity", "seeds": [-5]}]}, "instances.0.seeds.0"),
+    ({1: "x", None: "y"}, "1"),  # was: TypeError sorting the unknown keys
+])
+def test_configuration_nonsense_is_refused_naming_the_key(change, key):
+    import yaml
+
+    from conftest import ROOT
+    from pyomo_puzzles import experiment
+
+    config = {**yaml.safe_load((ROOT / "workflows/config/smoke.yaml").read_text()), **change}
+    with pytest.raises(experiment.ConfigError) as refused:
+        experiment.validate_config(config, ROOT / "workflows/schemas/config.schema.yaml")
+    assert f"configuration key '{key}'" in str(refused.value) and "\n" not in str(refused.value)

@@ -14,6 +14,12 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
+from pyomo_puzzles.errors import UserError
+
+
+class OutputError(UserError):
+    """An output file cannot be written (folder missing or read-only, disk full): one line."""
+
 
 def umask() -> int:
     """The process's umask (read from /proc where it can, without changing it)."""
@@ -33,20 +39,46 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
     (same suffix, so writers that go by the suffix work), then give it the umask's mode and
     rename it over `path`. Returns `path`."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}", dir=path.parent)
-    os.close(handle)
-    tmp = Path(name)
+    tmp = _temporary_beside(path)
     try:
         write(tmp)
         with open(tmp, "rb+") as written:
             os.fsync(written.fileno())
         os.chmod(tmp, 0o666 & ~umask())
         os.replace(tmp, path)
+    except OSError as error:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+def _temporary_beside(path: Path) -> Path:
+    """An empty temporary file in `path`'s folder (created if need be), or OutputError."""
+    if path.is_dir():
+        raise OutputError(f"cannot write {path}: it is a folder")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}", dir=path.parent)
+    except OSError as error:
+        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+    os.close(handle)
+    return Path(name)
+
+
+def remove_temporaries(path: str | Path) -> None:
+    """Remove the temporary files a killed writer of `path` left behind (only one process
+    may write `path` at a time: the pipeline holds a lock on its results folder)."""
+    path = Path(path)
+    for leftover in path.parent.glob(f".{path.stem}.*.tmp{path.suffix}"):
+        leftover.unlink(missing_ok=True)
+
+
+def check_writable(path: str | Path) -> None:
+    """Refuse an output path that cannot be written before any work is done (OutputError)."""
+    _temporary_beside(Path(path)).unlink()
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +18,12 @@ from pyomo_puzzles.errors import DataError, UserError
 
 DATA_SUFFIXES = (".yaml", ".yml", ".json")
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
+MAX_NESTING = 64
+"""The deepest a data file may nest lists and mappings (the shipped ones nest 5 deep;
+libyaml's composer crashes the interpreter somewhere past 10,000)."""
+MAX_VALUES = 1_000_000
+"""The most values (scalars, lists, mappings) a data file may hold once YAML's aliases are
+expanded: a few lines of anchors can stand for billions (an "alias bomb")."""
 
 
 @dataclass(frozen=True)
@@ -53,10 +60,18 @@ def _shipped_instances() -> dict[str, Path]:
     return found
 
 
+def is_file(path: Path) -> bool:
+    """`Path.is_file`, False also where the name is too long or a folder is unreadable."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def resolve(name_or_path: str | Path) -> tuple[str | None, Path]:
     """Return (shipped name or None, file path) for a name like ``packing/x`` or a path."""
     path = Path(name_or_path)
-    if path.is_file():
+    if is_file(path):
         return None, path
     shipped = _shipped_instances()
     key = str(name_or_path).removesuffix(path.suffix) if path.suffix in DATA_SUFFIXES else str(name_or_path)
@@ -69,20 +84,105 @@ def resolve(name_or_path: str | Path) -> tuple[str | None, Path]:
 
 
 def read_data_file(path: Path) -> dict:
-    """Parse a YAML or JSON file into a dict; any syntax error is a one-line DataError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise DataError(path, "<file>", f"cannot be read ({error.strerror})") from None
-    try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.load(text, Loader=_YAML_LOADER)
-    except (json.JSONDecodeError, yaml.YAMLError) as error:
-        where = getattr(error, "problem_mark", None)
-        line = f" at line {where.line + 1}" if where else f" at line {getattr(error, 'lineno', '?')}"
-        raise DataError(path, "<file>", f"is not valid {path.suffix[1:].upper()}{line}") from None
+    """Parse a YAML or JSON file into a dict; anything wrong with the file as a whole
+    (unreadable, not UTF-8, a syntax error, nested or aliased past the limits, not a
+    mapping) is a one-line DataError."""
+    text = read_text(path)
+    data = parse_json(text, path) if path.suffix == ".json" else parse_yaml(text, path)
     if not isinstance(data, dict):
         raise DataError(path, "<file>", "must be a mapping of fields at the top level")
     return data
+
+
+def read_text(path: Path) -> str:
+    """The file's text (UTF-8), or a one-line DataError."""
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise DataError(path, "<file>", f"cannot be read ({error.strerror or error})") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DataError(path, "<file>", f"is not UTF-8 text (byte 0x{raw[error.start]:02x} at offset "
+                        f"{error.start})") from None
+
+
+def parse_json(text: str, path: Path) -> Any:
+    """JSON text as Python values, or a one-line DataError (syntax, nesting)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise DataError(path, "<file>", f"is not valid JSON at line {error.lineno}") from None
+    except RecursionError:
+        data = None
+        depth = MAX_NESTING + 1
+    else:
+        depth = nesting(data)
+    if depth > MAX_NESTING:
+        raise DataError(path, "<file>", f"nests lists and mappings more than {MAX_NESTING} deep")
+    return data
+
+
+def nesting(value: Any) -> int:
+    """How deep lists and mappings nest in `value` (0 for a scalar); stops counting past
+    MAX_NESTING."""
+    deepest, todo = 0, [(value, 0)]
+    while todo and deepest <= MAX_NESTING:
+        value, depth = todo.pop()
+        if isinstance(value, (dict, list)):
+            deepest = max(deepest, depth + 1)
+            todo += [(item, depth + 1) for item in (value.values() if isinstance(value, dict) else value)]
+    return deepest
+
+
+def parse_yaml(text: str, path: Path) -> Any:
+    """YAML text as Python values (safe loader), or a one-line DataError: a syntax error, a
+    value YAML cannot construct (``2020-13-45``, ``!!int abc``), nesting or aliases past
+    the limits."""
+    try:
+        _refuse_deep_or_aliased(text, path)
+        return yaml.load(text, Loader=_YAML_LOADER)
+    except yaml.YAMLError as error:
+        raise DataError(path, "<file>", f"is not valid YAML{_yaml_where(error)}") from None
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as error:  # a tagged value PyYAML cannot build
+        raise DataError(path, "<file>", f"is not valid YAML: a value cannot be read "
+                        f"({type(error).__name__}: {str(error)[:80]})") from None
+
+
+def _yaml_where(error: yaml.YAMLError) -> str:
+    mark = getattr(error, "problem_mark", None)
+    if mark is not None:
+        return f" at line {mark.line + 1}"
+    if isinstance(error, yaml.reader.ReaderError):  # the character comes as a code (libyaml) or a str
+        code = error.character if isinstance(error.character, int) else ord(error.character[:1] or "\0")
+        return f": character #x{code:04x} at offset {error.position} is not allowed"
+    return ""
+
+
+def _refuse_deep_or_aliased(text: str, path: Path) -> None:
+    """Walk the YAML events (no values built yet): refuse nesting past MAX_NESTING and more
+    than MAX_VALUES values with aliases expanded."""
+    opened: list[tuple[str | None, int]] = []  # (anchor, values counted before it)
+    sizes: dict[str, int] = {}
+    values = 0
+    for item in yaml.parse(text, Loader=_YAML_LOADER):
+        if isinstance(item, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            opened.append((item.anchor, values))
+            values += 1
+            if len(opened) > MAX_NESTING:
+                raise DataError(path, "<file>", f"nests lists and mappings more than {MAX_NESTING} deep")
+        elif isinstance(item, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            anchor, before = opened.pop()
+            if anchor:
+                sizes[anchor] = values - before
+        elif isinstance(item, yaml.ScalarEvent):
+            values += 1
+            if item.anchor:
+                sizes[item.anchor] = 1
+        elif isinstance(item, yaml.AliasEvent):
+            values += sizes.get(item.anchor, 1)
+        if values > MAX_VALUES:
+            raise DataError(path, "<file>", f"holds more than {MAX_VALUES:,} values (with its aliases expanded)")
 
 
 def field_path(parts) -> str:
@@ -96,7 +196,7 @@ def schema_error(path: Path, error: jsonschema.ValidationError) -> DataError:
     """Turn a jsonschema error into a DataError naming the offending field."""
     parts = list(error.absolute_path)
     if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        extra = sorted(str(key) for key in set(error.instance) - set(error.schema.get("properties", {})))
         return DataError(path, field_path(parts + extra[:1]), "unknown field")
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else "?"
@@ -107,26 +207,49 @@ def schema_error(path: Path, error: jsonschema.ValidationError) -> DataError:
     return DataError(path, field_path(parts), message)
 
 
+def _is_integer(checker, value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(checker, value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+        {"integer": _is_integer, "number": _is_number}))
+"""Draft 2020-12 where an integer is a whole number as written (``3``, not ``3.0``: the
+loaders count with it) and a number is finite (not ``.nan`` or ``.inf``)."""
+
+
 def validate(data: dict, schema: dict, path: Path) -> None:
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), e.path))
+    validator = Validator(schema)
+    errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), [str(p) for p in e.path]))
     if errors:
         deepest_first = jsonschema.exceptions.best_match(errors)
         raise schema_error(path, deepest_first)
 
 
-def merge_base(data: dict, path: Path, schema: dict) -> dict:
+def merge_base(data: dict, path: Path, schema: dict, within: tuple[Path, ...] = ()) -> dict:
     """Resolve a data file's `base` (another instance, shipped or a path relative to this
     file): the base's fields, overridden by this file's. The base's `known` figures are
-    dropped: they do not hold for a variant of it."""
+    dropped: they do not hold for a variant of it. `within`: the files whose bases led
+    here (a file that is its own base, directly or not, is refused)."""
     if "base" not in data:
         return data
     relative = path.parent / data["base"]
     try:
-        _, base_path = resolve(relative if relative.is_file() else data["base"])
+        _, base_path = resolve(relative if is_file(relative) else data["base"])
     except Exception:
         raise DataError(path, "base", f"no shipped instance or file {data['base']!r}") from None
-    base = _resolved_base(base_path, schema)
+    chain = within + (path.resolve(),)
+    if base_path.resolve() in chain:
+        raise DataError(path, "base", f"{data['base']!r} leads back to this file (a cycle of bases)")
+    try:
+        base = _resolved_base(base_path, schema, chain)
+    except DataError as error:  # name the file the user gave, and the base that is wrong
+        raise DataError(path, "base", f"the base is not valid: {error}") from None
     base.pop("known", None)
     return {**base, **{k: v for k, v in data.items() if k != "base"}}
 
@@ -134,7 +257,7 @@ def merge_base(data: dict, path: Path, schema: dict) -> dict:
 _BASES: dict[tuple, dict] = {}
 
 
-def _resolved_base(path: Path, schema: dict) -> dict:
+def _resolved_base(path: Path, schema: dict, within: tuple[Path, ...] = ()) -> dict:
     """A base file read, validated and resolved (a fresh copy). Kept while the file is
     unchanged: the booklet challenges of a puzzle share one base."""
     try:
@@ -145,11 +268,24 @@ def _resolved_base(path: Path, schema: dict) -> dict:
     if key not in _BASES:
         base = read_data_file(path)
         validate(base, schema, path)
-        base = merge_base(base, path, schema)
+        base = merge_base(base, path, schema, within)
         if key is None:
             return base
         _BASES[key] = base
     return copy.deepcopy(_BASES[key])
+
+
+def data_digest(path: Path) -> str:
+    """A digest of a data file's bytes and of the files it is based on (`base`, followed as
+    `merge_base` does): it changes whenever the instance's data does."""
+    import hashlib
+
+    digest = hashlib.sha256(Path(path).read_bytes())
+    base = read_data_file(Path(path)).get("base")
+    if isinstance(base, str):
+        relative = Path(path).parent / base
+        digest.update(data_digest(relative if relative.is_file() else resolve(base)[1]).encode())
+    return digest.hexdigest()[:16]
 
 
 def load(name_or_path: str | Path) -> Instance:
@@ -164,11 +300,12 @@ def from_data(data: dict, path: Path, shipped_name: str | None = None) -> Instan
     path = Path(path)
     puzzle = data.get("puzzle")
     known = registry.families()
-    if puzzle not in known:
+    if not isinstance(puzzle, str) or puzzle not in known:
         broken = registry.broken_plugins().get(puzzle) if isinstance(puzzle, str) else None
         if broken:
             raise DataError(path, "puzzle", f"the family plugin '{puzzle}' is broken: {broken}")
-        raise DataError(path, "puzzle", f"must be one of {', '.join(known)}, got {puzzle!r}")
+        got = repr(puzzle) if len(repr(puzzle)) <= 60 else repr(puzzle)[:57] + "..."
+        raise DataError(path, "puzzle", f"must be one of {', '.join(known)}, got {got}")
     fam = known[puzzle]
     validate(data, fam.schema, path)
     try:

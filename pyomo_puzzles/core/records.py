@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-STATUSES = ("optimal", "feasible", "infeasible", "time_limit", "licence_limit", "memory_limit", "error")
+STATUSES = ("optimal", "feasible", "infeasible", "time_limit", "licence_limit", "memory_limit", "interrupted", "error")
 
 
 @dataclass
@@ -23,6 +23,7 @@ class RunRecord:
     objective: float | None = None
     bound: float | None = None
     wall_time: float | None = None
+    load_time: float | None = None
     build_time: float | None = None
     solver_time: float | None = None
     nodes: int | None = None
@@ -42,24 +43,25 @@ class RunRecord:
     framework_version: str = ""
     host: str = ""
     started_at: str = ""
+    fingerprint: dict | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
     def attach(self, instance: Any) -> None:
-        """Keep the loaded instance the record belongs to (for `picture`; not serialised)."""
+        """Keep the instance the record belongs to, loaded or its name or file (for
+        `picture`; not serialised)."""
         self._instance = instance
 
     def picture(self, path: str | Path) -> Path:
         """Draw the record's solution to `path` (PNG, PDF or SVG by its suffix)."""
-        from pyomo_puzzles.core import instances
         from pyomo_puzzles.errors import UserError
 
         if self.solution is None:
             raise UserError(f"the run of {self.instance} on {self.solver} ({self.status}) holds no solution to draw")
         from pyomo_puzzles.api import picture
 
-        return picture(getattr(self, "_instance", None) or instances.load(self.instance), self.solution, path)
+        return picture(getattr(self, "_instance", None) or self.instance, self.solution, path)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "RunRecord":
@@ -86,12 +88,16 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
             "found); feasible: a solution without proof; infeasible: proven to have none; "
             "time_limit: stopped by the time limit (a solution may be attached); "
             "licence_limit: the solver's licence does not cover a model this size (its message in "
-            "'message'); memory_limit: stopped by the run's memory limit; error: the solver failed "
+            "'message'); memory_limit: stopped by the run's memory limit; interrupted: stopped by "
+            "Ctrl-C or SIGTERM (its processes were killed; a pipeline redoes it); error: the solver failed "
             "or its solution failed the check",
         },
         "objective": {"type": ["number", "null"]},
         "bound": {"type": ["number", "null"], "description": "best proven objective bound"},
         "wall_time": {"type": ["number", "null"], "description": "whole run: build, solve, decode, check"},
+        "load_time": {"type": ["number", "null"],
+                      "description": "reading and validating the data file, before wall_time starts (the time "
+                      "limit covers it)"},
         "build_time": {"type": ["number", "null"], "description": "Pyomo: data to concrete model"},
         "solver_time": {"type": ["number", "null"], "description": "as reported by the solver interface"},
         "nodes": {"type": ["integer", "null"], "description": "branch-and-bound nodes, null if the solver does not say"},
@@ -121,6 +127,12 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "framework_version": {"type": "string"},
         "host": {"type": "string", "description": "the machine the run ran on (host name)"},
         "started_at": {"type": "string", "description": "UTC, ISO 8601"},
+        "fingerprint": {
+            "type": ["object", "null"],
+            "description": "a pipeline run's inputs: digests of the instance data and the formulation's "
+            "code, the package and solver versions and the settings; the record is reused only while "
+            "they are unchanged (null outside the pipeline)",
+        },
     },
 }
 

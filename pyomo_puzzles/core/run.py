@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
+from pathlib import Path
+from typing import Callable
 
 import pyomo.environ as pyo
 
@@ -108,18 +110,34 @@ def attach_checked_solution(record: RunRecord, instance: Instance, solution: dic
         record.message = "solution failed the independent check: " + record.check_errors[0]
 
 
+def _left(options: RunOptions, started: float) -> float | None:
+    """What is left of the run's time limit (None: no limit)."""
+    return None if options.time_limit is None else options.time_limit - (time.perf_counter() - started)
+
+
+class _OutOfTime(Exception):
+    """The time limit ran out before the solver could be started."""
+
+
 def _run_in_process(instance: Instance, form: registry.Formulation, solver: str,
-                    options: RunOptions) -> RunRecord:
+                    options: RunOptions, started: float | None = None) -> RunRecord:
+    """The run itself; the time limit counts from `started` (the start of loading, for an
+    isolated run) and covers building the model: the solver gets what is left."""
     record = new_record(instance, form.name, solver, options)
-    started = time.perf_counter()
+    began = time.perf_counter()
+    started = began if started is None else started
+    record.load_time = began - started
     try:
         record.solver_version = solvers.require(solver)
         if form.stages is not None:
             _solve_in_stages(record, instance, form, solver, options, started)
         else:
             model = build_model(instance, form)
-            record.build_time = time.perf_counter() - started
-            outcome = _session(solver, model, options, options.time_limit).solve()
+            record.build_time = time.perf_counter() - began
+            left = _left(options, started)
+            if left is not None and left <= 0:
+                raise _OutOfTime("time limit reached while building the model")
+            outcome = _session(solver, model, options, left).solve()
             record.status, record.message = outcome.status, outcome.message
             record.objective, record.bound = outcome.objective, outcome.bound
             record.solver_time, record.nodes = outcome.solver_time, outcome.nodes
@@ -127,13 +145,15 @@ def _run_in_process(instance: Instance, form: registry.Formulation, solver: str,
                 attach_checked_solution(record, instance, form.decode(instance.spec, model))
     except UserError:
         raise
+    except _OutOfTime as why:
+        record.status, record.message = "time_limit", str(why)
     except MemoryError:
         record.status = "memory_limit" if options.memory_limit_mb else "error"
         record.message = "MemoryError: the run ran out of memory"
     except Exception as error:
         record.status = "error"
         record.message = f"{type(error).__name__}: {error}".splitlines()[0]
-    record.wall_time = time.perf_counter() - started
+    record.wall_time = time.perf_counter() - began
     record.gap = solvers.relative_gap(record.objective, record.bound)
     return record
 
@@ -144,14 +164,13 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
     `registry.Stage`); the time limit covers all of them."""
     solver_time, build_time, nodes, models, settled, objectives = 0.0, 0.0, 0, 0, 0, []
     record.status, found = "infeasible", None
-    time_limit = options.time_limit
     for stage in form.stages(instance.spec):
         objectives.append(stage.objective)
         settled += stage.settled
         record.bound = stage.objective  # every earlier stage was proved to have no solution
         found = stage.solution
         for part in stage.parts if found is None else ():
-            remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
+            remaining = _left(options, started)
             if remaining is not None and remaining <= 0:
                 record.status, record.message = "time_limit", "time limit reached between models"
                 break
@@ -235,21 +254,89 @@ def _group_rss_mb(group: int) -> float:
     return sum(_status_kb(pid, b"VmRSS:") for pid in _group_members(group)) / 1024
 
 
-def _child(conn, instance, form, solver, options: RunOptions) -> None:
+class Interrupted(KeyboardInterrupt):
+    """An isolated run stopped by Ctrl-C (or SIGTERM): its process group was killed, and
+    `record` says ``interrupted``."""
+
+    def __init__(self, record: RunRecord) -> None:
+        super().__init__("interrupted")
+        self.record = record
+
+
+def _load(source: Instance | str | Path, announce: Callable[[dict], None]) -> Instance:
+    """The instance; `announce` hears its family and name as soon as the file is read
+    (before the family's loader, which may be the slow part)."""
+    from pyomo_puzzles.core import instances
+
+    if isinstance(source, Instance):
+        return source
+    shipped, path = instances.resolve(source)
+    data = instances.read_data_file(path)
+    puzzle = data.get("puzzle") if isinstance(data.get("puzzle"), str) else "?"
+    family = registry.families().get(puzzle)
+    announce({"puzzle": puzzle, "instance": shipped or f"{puzzle}/{path.stem}",
+              "formulation": family.default_formulation if family else ""})
+    return instances.from_data(data, path, shipped)
+
+
+def _prepare(source: Instance | str | Path, formulation: str | None, solver: str,
+             announce: Callable[[dict], None] = lambda facts: None):
+    """The loaded instance and what solves it: a family's reference solver by that name,
+    or the formulation (checked to apply) for the MIP solver `solver`."""
+    instance = _load(source, announce)
+    reference = instance.family.reference_solvers.get(solver)
+    if reference is not None:
+        ok, detail = reference.available()
+        if not ok:
+            raise UserError(f"solver '{solver}' is not available: {detail}")
+        return instance, reference
+    if not solvers.is_known(solver) and ":" not in solver:
+        known = ", ".join(solvers.names() + tuple(instance.family.reference_solvers))
+        raise UserError(f"unknown solver '{solver}' (choose from {known}, pyomo:NAME)")
+    solvers.require(solver)
+    return instance, choose_formulation(instance, formulation)
+
+
+def _execute(instance: Instance, method, solver: str, options: RunOptions, started: float) -> RunRecord:
+    if isinstance(method, registry.ReferenceSolver):
+        left = _left(options, started)
+        load_time = time.perf_counter() - started
+        record = method.run(instance, None if left is None else max(left, 0.01))
+        record.host, record.load_time = socket.gethostname(), load_time
+        return record
+    return _run_in_process(instance, method, solver, options, started)
+
+
+def _child(conn, source, formulation, solver, options: RunOptions) -> None:
     os.setpgrp()  # so that a kill reaches the solver executables this run starts
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    started = time.perf_counter()
     try:
-        record = _run_in_process(instance, form, solver, options)
+        instance, method = _prepare(source, formulation, solver, lambda facts: conn.send({"__read__": facts}))
+        conn.send({"__loaded__": {"puzzle": instance.puzzle, "instance": instance.name, "formulation": method.name}})
+        record = _execute(instance, method, solver, options, started)
         record.peak_memory_mb = round(_own_peak_memory_mb(), 1)
         conn.send(record.to_dict())
+    except UserError as error:
+        conn.send({"__user_error__": error})
     except BaseException as error:  # report, never leave the parent without a record
         conn.send({"__error__": f"{type(error).__name__}: {error}"})
     finally:
         conn.close()
 
 
-def _watch(receiver, child, options: RunOptions) -> tuple[bool, str | None, float]:
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _watch(receiver, child, options: RunOptions, loaded: dict) -> tuple[dict | None, str | None, float]:
     """Wait for the child's record, measuring its group's memory; kill it past the hard
-    deadline or the memory limit. Returns (record ready, why it was killed, peak MiB)."""
+    deadline or the memory limit. Returns (the child's last word or None, why it was
+    killed, peak MiB); `loaded` receives what the child says once the instance is loaded."""
     started = time.perf_counter()
     deadline = None if options.time_limit is None else options.time_limit + GRACE_SECONDS
     peak = 0.0
@@ -257,7 +344,17 @@ def _watch(receiver, child, options: RunOptions) -> tuple[bool, str | None, floa
         left = None if deadline is None else deadline - (time.perf_counter() - started)
         wait = MEMORY_POLL_SECONDS if left is None else max(0.0, min(MEMORY_POLL_SECONDS, left))
         if receiver.poll(wait):
-            return True, None, peak
+            try:
+                payload = receiver.recv()
+            except EOFError:  # the child died without a word
+                return None, None, peak
+            if "__read__" in payload:
+                loaded.update(payload["__read__"])
+                continue
+            if "__loaded__" in payload:
+                loaded.update(payload["__loaded__"], ready=True)
+                continue
+            return payload, None, peak
         resident = _group_rss_mb(child.pid)
         peak = max(peak, resident)
         reason = None
@@ -266,62 +363,91 @@ def _watch(receiver, child, options: RunOptions) -> tuple[bool, str | None, floa
         elif left is not None and left <= 0:
             reason = "time_limit"
         if reason is not None:
-            try:
-                os.killpg(child.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            return False, reason, peak
+            _kill_group(child.pid)
+            return None, reason, peak
 
 
-def _run_isolated(instance: Instance, form: registry.Formulation, solver: str,
-                  options: RunOptions) -> RunRecord:
-    """Run in a forked child; kill its whole process group past the hard deadline or the
-    memory limit."""
+def _placeholder(source, loaded: dict, formulation: str | None, solver: str, options: RunOptions) -> RunRecord:
+    """The record of an isolated run that sent none (killed, crashed or interrupted)."""
+    if isinstance(source, Instance):
+        name, puzzle = source.name, source.puzzle
+    else:
+        name = loaded.get("instance") or str(source)
+        puzzle = loaded.get("puzzle") or (name.split("/")[0] if "/" in name else "")
+    record = RunRecord(puzzle=puzzle, instance=name, formulation=formulation or loaded.get("formulation") or "",
+                       solver=solver, time_limit=options.time_limit, threads=options.threads,
+                       gap_limit=options.gap, seed=options.seed, permutation=options.permutation,
+                       memory_limit_mb=options.memory_limit_mb, framework_version=__version__,
+                       host=socket.gethostname(),
+                       started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    return record
+
+
+def _run_isolated(source, formulation: str | None, solver: str, options: RunOptions) -> RunRecord:
+    """Load, build and solve in a forked child (the time limit covers all of it); kill its
+    whole process group past the hard deadline, the memory limit, or on Ctrl-C."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(sender, instance, form, solver, options))
+    child = context.Process(target=_child, args=(sender, source, formulation, solver, options))
     started = time.perf_counter()
+    loaded: dict = {}
     child.start()
     sender.close()
-    ready, killed_for, peak = _watch(receiver, child, options)
     try:
-        payload = receiver.recv() if ready else None
-    except EOFError:  # the child died without a word
-        payload = None
+        payload, killed_for, peak = _watch(receiver, child, options, loaded)
+    except KeyboardInterrupt:
+        _kill_group(child.pid)
+        child.join()
+        record = _placeholder(source, loaded, formulation, solver, options)
+        record.status, record.killed = "interrupted", True
+        record.wall_time = time.perf_counter() - started
+        record.message = f"interrupted after {record.wall_time:.1f} s: the run's processes were killed"
+        raise Interrupted(record) from None
     child.join()
+    if payload is not None and "__user_error__" in payload:
+        raise payload["__user_error__"]
     if payload is not None and "__error__" not in payload:
         record = RunRecord.from_dict(payload)
         record.peak_memory_mb = round(max(record.peak_memory_mb or 0.0, peak), 1)
         return record
-    record = new_record(instance, form.name, solver, options)
+    record = _placeholder(source, loaded, formulation, solver, options)
+    record.solver_version = solvers.availability(solver)[1] if solvers.is_known(solver) else None
     record.wall_time = time.perf_counter() - started
-    record.solver_version = solvers.availability(solver)[1]
     record.peak_memory_mb = round(peak, 1) if peak else None
+    stage = "" if loaded.get("ready") else " while loading the instance"
     if killed_for == "time_limit":
         record.status, record.killed = "time_limit", True
-        record.message = (f"run killed after {options.time_limit + GRACE_SECONDS:g} s "
+        record.message = (f"run killed{stage} after {options.time_limit + GRACE_SECONDS:g} s "
                           f"(time limit {options.time_limit:g} s + grace)")
     elif killed_for == "memory_limit":
         record.status, record.killed = "memory_limit", True
-        record.message = (f"run killed at {peak:.0f} MiB resident memory "
+        record.message = (f"run killed{stage} at {peak:.0f} MiB resident memory "
                           f"(memory limit {options.memory_limit_mb:g} MiB)")
     elif payload is not None:
         record.message = payload["__error__"].splitlines()[0]
     else:
-        record.message = f"run crashed (exit code {child.exitcode})"
+        record.message = f"run crashed{stage} ({_exit_reason(child.exitcode)})"
     return record
 
 
-def run(instance: Instance, formulation: str | None = None, solver: str | None = None,
+def _exit_reason(code: int | None) -> str:
+    if code is not None and code < 0:
+        return f"killed by signal {signal.Signals(-code).name}"
+    return f"exit code {code}"
+
+
+def run(instance: Instance | str | Path, formulation: str | None = None, solver: str | None = None,
         time_limit: float | None = 60.0, threads: int | None = 1,
         isolate: bool = True, *, seed: int | None = None, permutation: int = 0,
         gap: float | None = None, memory_limit_mb: float | None = None) -> RunRecord:
-    """Build, solve, decode and check one instance; always returns a record.
+    """Load, build, solve, decode and check one instance; always returns a record.
 
-    With ``isolate`` the run happens in a forked process that is killed if it overruns
+    `instance` is an `Instance`, a shipped name or a data file. With ``isolate`` the run
+    happens in a forked process, loading included, that is killed if it overruns
     ``time_limit`` by more than the grace period (the record then says ``time_limit``) or
     its resident memory exceeds ``memory_limit_mb`` (``memory_limit``); its peak memory is
-    recorded. See `RunOptions` for the other settings. Errors the user can fix (unknown
+    recorded. Ctrl-C kills it at once and raises `Interrupted` carrying its record. See
+    `RunOptions` for the other settings. Errors the user can fix (bad data file, unknown
     solver, solver missing, formulation that does not apply) raise `UserError` instead. A
     family's reference solver (e.g. ``dlx`` for packing) is run instead of the integer
     program when named as `solver`; no `solver` means `solvers.default_name()`.
@@ -330,19 +456,8 @@ def run(instance: Instance, formulation: str | None = None, solver: str | None =
     solver = solver or solvers.default_name()
     if memory_limit_mb is not None and not isolate:
         raise UserError("a memory limit needs an isolated run")
-    reference = instance.family.reference_solvers.get(solver)
-    if reference is not None:
-        ok, detail = reference.available()
-        if not ok:
-            raise UserError(f"solver '{solver}' is not available: {detail}")
-        record = reference.run(instance, time_limit)
-        record.host = socket.gethostname()
-        return record
-    if not solvers.is_known(solver) and ":" not in solver:
-        known = ", ".join(solvers.names() + tuple(instance.family.reference_solvers))
-        raise UserError(f"unknown solver '{solver}' (choose from {known}, pyomo:NAME)")
-    solvers.require(solver)
-    form = choose_formulation(instance, formulation)
     if isolate:
-        return _run_isolated(instance, form, solver, options)
-    return _run_in_process(instance, form, solver, options)
+        return _run_isolated(instance, formulation, solver, options)
+    started = time.perf_counter()
+    loaded, method = _prepare(instance, formulation, solver)
+    return _execute(loaded, method, solver, options, started)

@@ -11,9 +11,11 @@ try:
     RUNS, GENERATED = experiment.matrix(config, report=lambda line: print(line, file=sys.stderr))
     COUNTS = experiment.count_jobs(config, report=lambda line: print(line, file=sys.stderr))
 except UserError as error:
-    sys.exit(f"pyomo-puzzles: error in the configuration: {error}")
+    print(f"pyomo-puzzles: error in the configuration: {error}", file=sys.stderr)
+    sys.exit(2)
 
 RESULTS = config["results"]
+
 PARQUET = experiment.parquet_available(report=lambda line: print(line, file=sys.stderr))
 
 

@@ -31,6 +31,17 @@ def is_rotation(faces) -> bool:
     return linear and _det(x, y, z) == 1
 
 
+def _whole(value) -> bool:
+    """A whole number as written (not a bool, not 1.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value) -> str:
+    """A value in an error line: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def check(spec: CubeSet, solution: dict) -> list[str]:
     """All the ways `solution` breaks the rules; an empty list means it is valid."""
     if not isinstance(solution, dict) or not isinstance(solution.get("stack"), list):
@@ -42,15 +53,16 @@ def check(spec: CubeSet, solution: dict) -> list[str]:
     sides = []
     for level, entry in enumerate(stack, 1):
         cube, faces = (entry.get("cube"), entry.get("faces")) if isinstance(entry, dict) else (None, None)
-        if not isinstance(cube, int) or not 1 <= cube <= spec.n:
+        if not _whole(cube) or not 1 <= cube <= spec.n:
             return [f"stack[{level - 1}]: cube must be a number 1..{spec.n}"]
-        if not isinstance(faces, list) or not is_rotation(faces):
-            return [f"stack[{level - 1}]: faces {faces} is not a rotation of a cube"]
+        if not isinstance(faces, list) or not all(_whole(f) for f in faces) or not is_rotation(faces):
+            return [f"stack[{level - 1}]: faces {_shown(faces)} is not a rotation of a cube"]
         if spec.order == "fixed" and cube != level:
             errors.append(f"stack[{level - 1}]: cube {cube} at level {level}, but the cube order is fixed")
         colours = [spec.cubes[cube - 1][f - 1] for f in faces]
-        if "sides" in entry and list(entry["sides"]) != colours[:4]:
-            errors.append(f"stack[{level - 1}]: sides {entry['sides']} are not what the faces show "
+        sides_given = entry.get("sides", colours[:4])
+        if not isinstance(sides_given, (list, tuple)) or list(sides_given) != colours[:4]:
+            errors.append(f"stack[{level - 1}]: sides {_shown(entry['sides'])} are not what the faces show "
                           f"({colours[:4]})")
         sides.append(colours[:4])
     if sorted(e["cube"] for e in stack) != list(range(1, spec.n + 1)):

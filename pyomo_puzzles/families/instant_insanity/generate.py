@@ -49,8 +49,12 @@ def balanced(n: int, rng: random.Random) -> list[list[str]]:
 def instant_insanity(seed: int = 1, cubes: int = 4, unsolvable: bool = False,
                      solver: str = "highs", **_: object) -> dict:
     """An instance of `cubes` cubes (all-different question, cube order fixed)."""
+    from pyomo_puzzles.families.instant_insanity.spec import MAX_CUBES
+
     if cubes < 2:
         raise UserError("--cubes must be at least 2")
+    if cubes > MAX_CUBES:  # the instance would be refused when loaded; drawing it could take hours
+        raise UserError(f"--cubes must be at most {MAX_CUBES:,}")
     rng = random.Random(seed)
     command = f"pyomo-puzzles generate instant_insanity --cubes {cubes} --seed {seed}"
     data = {"puzzle": "instant_insanity",

@@ -57,13 +57,31 @@ def _congruent_forms(shape, mirror_allowed: bool) -> frozenset:
     return frozenset(forms)
 
 
+def _is_cell_list(cells, dim: int) -> bool:
+    """A list of cells, each a list of `dim` whole numbers."""
+    return isinstance(cells, list) and all(
+        isinstance(c, list) and len(c) == dim and all(isinstance(v, int) and not isinstance(v, bool) for v in c)
+        for c in cells)
+
+
+def _shown(value) -> str:
+    """A value in an error line: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _unreadable(spec: PackingSpec, i: int, entry) -> str | None:
     """Why an entry cannot be checked further, or None."""
-    if not isinstance(entry, dict) or entry.get("piece") not in {p.name for p in spec.pieces}:
-        return f"pieces[{i}]: unknown piece {entry.get('piece') if isinstance(entry, dict) else entry!r}"
+    piece = entry.get("piece") if isinstance(entry, dict) else None
+    if not isinstance(piece, str) or piece not in {p.name for p in spec.pieces}:
+        return f"pieces[{i}]: unknown piece {_shown(piece if isinstance(entry, dict) else entry)}"
     cells = entry.get("cells")
-    if not isinstance(cells, list) or not all(isinstance(c, list) and len(c) == spec.dim for c in cells):
-        return f"pieces[{i}]: cells must be a list of {spec.dim}-coordinate cells"
+    if not cells or not _is_cell_list(cells, spec.dim):
+        return f"pieces[{i}]: cells must be a non-empty list of {spec.dim}-coordinate cells"
+    marks = entry.get("marks")
+    if marks is not None and not (isinstance(marks, dict) and all(
+            isinstance(name, str) and _is_cell_list(marked, spec.dim) for name, marked in marks.items())):
+        return f"pieces[{i}]: marks must map mark names to lists of {spec.dim}-coordinate cells"
     return None
 
 
@@ -95,11 +113,13 @@ def check(spec: PackingSpec, solution: dict) -> list[str]:
     owner: dict = {}
     covered: Counter = Counter()
     used: Counter = Counter()
+    readable = []
     for i, entry in enumerate(solution["pieces"]):
         problem = _unreadable(spec, i, entry)
         if problem:
             errors.append(problem)
             continue
+        readable.append(entry)
         errors += _entry_errors(spec, i, entry, board)
         used[entry["piece"]] += 1
         for c in entry["cells"]:
@@ -122,10 +142,10 @@ def check(spec: PackingSpec, solution: dict) -> list[str]:
         if req.colour is not None and colours.get(entry["piece"]) != req.colour:
             errors.append(f"{req.source}: cell {list(req.cell)} needs colour {req.colour}, "
                           f"has {colours.get(entry['piece'])} ({entry['piece']})")
-        if req.mark is not None and list(req.cell) not in [list(c) for c in entry.get("marks", {}).get(req.mark, [])]:
+        if req.mark is not None and list(req.cell) not in [list(c) for c in (entry.get("marks") or {}).get(req.mark, [])]:
             errors.append(f"{req.source}: cell {list(req.cell)} needs a {req.mark} of {entry['piece']}")
     for fixed in spec.fixed:
-        if not any(_is_placed_as(e, fixed) for e in solution["pieces"] if isinstance(e, dict)):
+        if not any(_is_placed_as(e, fixed) for e in readable):
             errors.append(f"{fixed.source}: piece {fixed.piece} is not where it was pre-placed")
     return errors
 
@@ -135,5 +155,5 @@ def _is_placed_as(entry: dict, fixed) -> bool:
         return False
     if fixed.marks is None:
         return True
-    given = {name: sorted(map(tuple, cells)) for name, cells in entry.get("marks", {}).items() if cells}
+    given = {name: sorted(map(tuple, cells)) for name, cells in (entry.get("marks") or {}).items() if cells}
     return given == {name: list(cells) for name, cells in fixed.marks}

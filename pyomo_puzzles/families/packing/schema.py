@@ -6,7 +6,7 @@ NAME = {"type": "string", "pattern": "^[A-Za-z0-9_]+$"}
 MARKS = {
     "type": "object",
     "description": "named per-cell attributes, e.g. {ring: [[0, 0]]}: the cells that carry them",
-    "propertyNames": {"pattern": "^[A-Za-z0-9_]+$"},
+    "propertyNames": {"type": "string", "pattern": "^[A-Za-z0-9_]+$"},
     "additionalProperties": CELLS,
 }
 FACE = {

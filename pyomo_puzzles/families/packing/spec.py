@@ -13,6 +13,7 @@ Coordinates are 0-based. In 2D a cell is (x, y): x to the right, y up. In 3D it 
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -385,6 +386,26 @@ def _instance_symmetries(size: Cell, holes, pieces, requirements, fixed) -> tupl
     return tuple(out)
 
 
+MAX_PLACEMENTS = 1_000_000
+"""The most placements (of every piece in every orientation, holes ignored) an instance may
+have: beyond it, deriving them and building the model would take minutes and gigabytes
+(measured: about 10 KiB per placement at the solver's peak, and the dead-region test of
+`_board_placements` about 0.5 ms per placement)."""
+
+
+def _refuse_if_too_large(path: Path, size: Cell, pieces) -> None:
+    """Refuse, before anything is built, an instance with more than `MAX_PLACEMENTS`."""
+    count = 0
+    for piece in pieces:
+        for shape in piece.orientations:
+            extent = [max(c[i] for c in shape.cells) for i in range(len(size))]
+            count += math.prod(max(0, size[i] - extent[i]) for i in range(len(size)))
+    if count > MAX_PLACEMENTS:
+        raise DataError(path, "board.size", f"board {'x'.join(map(str, size))} with these pieces has "
+                        f"{count:,} placements, more than the {MAX_PLACEMENTS:,} this framework builds in "
+                        "reasonable time and memory")
+
+
 def load(data: dict, path: Path) -> PackingSpec:
     data = core_instances.merge_base(data, path, SCHEMA)
     for required in ("board", "pieces"):
@@ -392,12 +413,13 @@ def load(data: dict, path: Path) -> PackingSpec:
             raise DataError(path, required, "required field is missing (here or in the base)")
     size = tuple(data["board"]["size"])
     dim = len(size)
+    pieces = _pieces(data, path, dim)
+    _refuse_if_too_large(path, size, pieces)
     holes = _cells(path, "board.holes", data["board"].get("holes", []), dim)
     for j, hole in enumerate(holes):
         if not _in_box(hole, size):
             raise DataError(path, f"board.holes[{j}]", f"cell {list(hole)} is off the board of size {list(size)}")
     board = frozenset(itertools.product(*(range(s) for s in size))) - set(holes)
-    pieces = _pieces(data, path, dim)
     piece_cells = sum(len(p.shape.cells) * p.count for p in pieces)
     if piece_cells != len(board):
         raise DataError(path, "pieces", f"the pieces have {piece_cells} cells in all but the board has "

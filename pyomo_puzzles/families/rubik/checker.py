@@ -70,9 +70,9 @@ def check(spec, solution: dict) -> list[str]:
     if not isinstance(solution, dict) or not isinstance(solution.get("moves"), list):
         return ["solution must be a mapping with a list 'moves'"]
     moves = solution["moves"]
-    bad = [m for m in moves if not isinstance(m, str) or not TOKEN.match(m)]
+    bad = [m for m in moves if not isinstance(m, str) or not TOKEN.fullmatch(m)]
     if bad:
-        return [f"unknown move {bad[0]!r}"]
+        return [f"unknown move {repr(bad[0])[:40]}"]
     n = spec.size
     final = simulate(list(spec.state), moves, n)
     errors = []

@@ -10,7 +10,7 @@ SCHEMA = {
         "puzzle": {"const": "rubik"},
         "title": {"type": "string"},
         "source": {"type": "string"},
-        "size": {"enum": [2, 3], "description": "2: the pocket cube; 3: Rubik's cube"},
+        "size": {"type": "integer", "enum": [2, 3], "description": "2: the pocket cube; 3: Rubik's cube"},
         "scramble": {"type": "string", "description": "moves in standard notation, e.g. \"R U2 F'\""},
         "state": {"type": "string",
                   "description": "the stickers as a facelet string: faces U R F D L B, each in reading "

@@ -59,6 +59,10 @@ def load(data: dict, path: Path) -> CubeState:
         state = cube.apply(cube.solved(n), list(scramble), n)
     else:
         state = _from_facelets(data["state"], n, path)
+    gods_number = GODS_NUMBER[(n, metric)]
+    if data.get("steps", 0) > gods_number:
+        raise DataError(path, "steps", f"{data['steps']} is more than God's number ({gods_number} moves in "
+                        f"{metric} on the {n}x{n}x{n}): no state needs more, and every step enlarges the model")
     return CubeState(size=n, state=tuple(int(c) for c in state), metric=metric,
-                     steps=data.get("steps", GODS_NUMBER[(n, metric)]), scramble=scramble,
+                     steps=data.get("steps", gods_number), scramble=scramble,
                      title=data.get("title", ""), known_distance=(data.get("known") or {}).get("distance"))
