@@ -14,6 +14,12 @@ def one_line(text: str) -> str:
                    for ch in text)
 
 
+def quoted(name: str) -> str:
+    """A field's or key's name in single quotes, with a quote (or backslash) in the name
+    escaped so that the name ends where the quotes do."""
+    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
 class UserError(Exception):
     """Something the user asked for or supplied is wrong; shown as one line (a file's
     or a field's name with a newline in it is escaped, not printed)."""
@@ -29,7 +35,7 @@ class DataError(UserError):
         self.path = str(path)
         self.field = field
         self.message = message
-        super().__init__(f"{self.path}: field '{field}': {message}")
+        super().__init__(f"{self.path}: field {quoted(field)}: {message}")
 
     def __reduce__(self):  # an isolated run sends it from its child process
         return DataError, (self.path, self.field, self.message)

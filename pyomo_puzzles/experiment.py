@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from pyomo_puzzles.core import instances, registry, solvers
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.errors import UserError, quoted
 
 GENERATED_DIR = "instances"
 """Generated instances are written under RESULTS/instances/<generator>/."""
@@ -47,7 +47,7 @@ GENERATED_DIR = "instances"
 class ConfigError(UserError):
     def __init__(self, key: str, message: str) -> None:
         self.key, self.message = key, message
-        super().__init__(f"configuration key '{key}': {message}")
+        super().__init__(f"configuration key {quoted(key)}: {message}")
 
 
 @dataclass(frozen=True)

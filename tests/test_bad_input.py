@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from conftest import run_cli
@@ -289,3 +291,19 @@ def test_configuration_nonsense_is_refused_naming_the_key(change, key):
     with pytest.raises(experiment.ConfigError) as refused:
         experiment.validate_config(config, ROOT / "workflows/schemas/config.schema.yaml")
     assert f"configuration key '{key}'" in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_field_name_with_a_quote_is_escaped(write_instance, capsys):
+    path = write_instance(GOOD + "\"'\": 1\n")  # was: field ''': the name could not be told from the quotes
+    _refused(capsys, path, "\\'", "unknown field")
+
+
+def test_a_split_too_fine_to_walk_is_refused_at_once(capsys):
+    # found by the long fuzz run: --split 1000 walked 16^27 combinations and never ended
+    from pyomo_puzzles import cli
+
+    started = time.perf_counter()
+    assert cli.main(["count", "packing/l_tromino_cube", "--split", "1000", "-q", "-t", "5"]) == 2
+    err = capsys.readouterr().err
+    assert time.perf_counter() - started < 10
+    assert err.count("\n") == 1 and "option --split: 1000 partitions make" in err, err

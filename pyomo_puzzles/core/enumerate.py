@@ -20,6 +20,7 @@ columns and every cut that mentions them), so solves stay fast as cuts pile up.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
@@ -92,6 +93,20 @@ def _consistent(combination, chosen) -> bool:
 
 
 MAX_PARTS = 1000
+"""The most parts the automatic split makes."""
+
+MAX_SPLIT_PARTS = 1_000_000
+"""The most parts (before pruning) a split asked for may make: walking the combinations
+alone would otherwise outlast any time limit (a split of 1000 on the L-tromino cube makes
+16^27 of them)."""
+
+
+def _refuse_too_many_parts(partitions: list[list], split: int) -> None:
+    sizes = sorted(sum(not v.fixed for v in group) for group in partitions)[:split]
+    parts = math.prod(max(size, 1) for size in sizes)
+    if parts > MAX_SPLIT_PARTS:
+        raise UserError(f"option --split: {split} partitions make {parts:.3g} parts, more than the "
+                        f"{MAX_SPLIT_PARTS:,} this framework walks (automatic: {automatic_split(partitions)})")
 
 
 def automatic_split(partitions: list[list]) -> int:
@@ -170,6 +185,7 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
     partitions = form.partitions(instance.spec, model) if split != 0 and form.partitions else []
     if split is None:
         split = automatic_split(partitions)
+    _refuse_too_many_parts(partitions, split)
     session = solvers.SolverSession(solver, model, None, threads, persistent=True, seed=seed)
     result = CountResult(instance.name, form.name, solver, up_to_symmetry, seed=seed,
                          classes=0 if up_to_symmetry else None)
