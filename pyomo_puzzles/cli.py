@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
+import math
 import sys
 from pathlib import Path
 
@@ -261,7 +262,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_new_family(args: argparse.Namespace) -> int:
     from pyomo_puzzles import scaffold
 
-    written = scaffold.write(args.name, Path(args.path))
+    try:
+        written = scaffold.write(args.name, Path(args.path))
+    except OSError as error:
+        raise UserError(f"option --path: cannot write {args.path} ({error.strerror or error})") from None
     root = Path(args.path)
     print(f"wrote the plugin package of family '{args.name}' ({len(written)} files) to {root}")
     print(f"next: pip install -e {root} && pytest {root} && pyomo-puzzles solve {args.name}/knuth_example")
@@ -281,9 +285,11 @@ def _checked(convert, noun: str, accept, requirement: str):
     return parse
 
 
-_positive_float = _checked(float, "a number", lambda v: v > 0, "must be positive")
+_positive_float = _checked(float, "a number", lambda v: 0 < v < math.inf, "must be positive and finite")
 _positive_int = _checked(int, "a whole number", lambda v: v > 0, "must be positive")
 _natural = _checked(int, "a whole number", lambda v: v >= 0, "must be 0 or more")
+_threads = _checked(int, "a whole number", lambda v: 0 < v <= 1024, "must be between 1 and 1024")
+_seed = _checked(int, "a whole number", lambda v: 0 <= v <= 2**31 - 1, "must be between 0 and 2147483647")
 
 
 def _solver_options(parser: argparse.ArgumentParser, time_limit: float | None) -> None:
@@ -293,8 +299,8 @@ def _solver_options(parser: argparse.ArgumentParser, time_limit: float | None) -
                              "(default: highs; 'list' shows which are installed)")
     parser.add_argument("--time-limit", "-t", type=_positive_float, default=time_limit,
                         help=f"seconds (default: {time_limit})")
-    parser.add_argument("--threads", type=_positive_int, default=1, help="solver threads (default: 1)")
-    parser.add_argument("--seed", type=_natural, default=None,
+    parser.add_argument("--threads", type=_threads, default=1, help="solver threads (default: 1)")
+    parser.add_argument("--seed", type=_seed, default=None,
                         help="the solver's random seed (default: the solver's own)")
 
 
@@ -395,22 +401,33 @@ def parser() -> argparse.ArgumentParser:
     return main
 
 
-def _interrupt_on_sigterm() -> None:
-    """SIGTERM (a scheduler cancelling the job) stops a command as Ctrl-C does."""
+@contextlib.contextmanager
+def _interrupt_on_sigterm():
+    """SIGTERM (a scheduler cancelling the job) stops a command as Ctrl-C does; the
+    previous handler is back afterwards (the CLI may be called in a longer process)."""
     import signal
 
     def interrupt(signum, frame):
         raise KeyboardInterrupt
 
     try:
-        signal.signal(signal.SIGTERM, interrupt)
+        previous = signal.signal(signal.SIGTERM, interrupt)
     except ValueError:  # not the main thread (called from a library user's thread)
-        pass
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    _interrupt_on_sigterm()
+    with _interrupt_on_sigterm():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
     except UserError as error:

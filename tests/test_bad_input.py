@@ -64,8 +64,8 @@ def test_bad_time_limit_is_rejected_by_the_parser():
 
 
 @pytest.mark.parametrize("option, value, words", [
-    ("--threads", "0", "argument --threads: must be positive"),
-    ("--seed", "-1", "argument --seed: must be 0 or more"),
+    ("--threads", "0", "argument --threads: must be between 1 and 1024"),
+    ("--seed", "-1", "argument --seed: must be between 0 and 2147483647"),
     ("--permutation", "two", "argument --permutation: not a whole number: 'two'"),
     ("--memory-limit", "0", "argument --memory-limit: must be positive"),
     ("--gap", "-0.1", "argument --gap: must be positive"),
@@ -76,15 +76,19 @@ def test_impossible_numbers_are_rejected_naming_the_option(option, value, words)
 
 
 @pytest.mark.parametrize("args, words", [
-    (["solve", "packing/l_tromino_cube", "-t", "0"], "argument --time-limit/-t: must be positive"),
+    (["solve", "packing/l_tromino_cube", "-t", "0"], "argument --time-limit/-t: must be positive and finite"),
     (["solve", "packing/l_tromino_cube", "-t", "nan"], "argument --time-limit/-t: must be positive"),
     (["count", "packing/l_tromino_cube", "--limit", "-1"], "argument --limit: must be positive"),
     (["count", "packing/l_tromino_cube", "--limit", "0"], "argument --limit: must be positive"),
     (["count", "packing/l_tromino_cube", "--split", "-2"], "argument --split: must be 0 or more"),
-    (["count", "packing/l_tromino_cube", "--threads", "0"], "argument --threads: must be positive"),
+    (["count", "packing/l_tromino_cube", "--threads", "0"], "argument --threads: must be between 1 and 1024"),
     (["generate", "instant_insanity", "--cubes", "0"], "argument --cubes: must be positive"),
     (["generate", "iq_twist", "--pegs", "-1"], "argument --pegs: must be 0 or more"),
     (["generate", "rubik", "--depth", "-2"], "argument --depth: must be 0 or more"),
+    (["solve", "packing/l_tromino_cube", "-t", "inf"], "argument --time-limit/-t: must be positive and finite"),
+    (["solve", "packing/l_tromino_cube", "--gap", "inf"], "argument --gap: must be positive and finite"),
+    (["solve", "packing/l_tromino_cube", "--threads", "1000000000"], "argument --threads: must be between 1 and 1024"),
+    (["count", "packing/l_tromino_cube", "--seed", "2147483648"], "argument --seed: must be between 0 and 2147483647"),
     (["solve"], "the following arguments are required: instance"),
     (["solve", "packing/l_tromino_cube", "--frobnicate"], "unrecognized arguments: --frobnicate"),
 ])
@@ -307,3 +311,33 @@ def test_a_split_too_fine_to_walk_is_refused_at_once(capsys):
     err = capsys.readouterr().err
     assert time.perf_counter() - started < 10
     assert err.count("\n") == 1 and "option --split: 1000 partitions make" in err, err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["new-family", "tiles", "--path", "/proc/x"], "option --path: cannot write /proc/x"),
+    (["solve", "packing/l_tromino_cube", "-o", "a" * 300 + ".json"], "File name too long"),
+])
+def test_outputs_that_cannot_be_written_are_one_line_errors(tmp_path, monkeypatch, capsys, args, words):
+    # found by the fuzz tests: both ended in an OSError traceback
+    from pyomo_puzzles import cli
+
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err
+
+
+def test_a_board_too_large_for_memory_is_refused_even_when_nothing_fits(write_instance, capsys):
+    # found by the fuzz tests: 0 placements passed the placement bound, then a 10^9-cell board was built
+    path = write_instance(GOOD.replace("size: [3, 3, 3]", "size: [1000000000, 1, 1]"))
+    _refused(capsys, path, "board.size", "1,000,000,000 cells")
+
+
+def test_the_cli_leaves_the_sigterm_handler_as_it_found_it():
+    import signal
+
+    from pyomo_puzzles import cli
+
+    before = signal.getsignal(signal.SIGTERM)
+    assert cli.main(["check", "packing/l_tromino_cube", "/nonexistent.json"]) == 2
+    assert signal.getsignal(signal.SIGTERM) is before

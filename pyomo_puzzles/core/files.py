@@ -57,9 +57,9 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
 
 def _temporary_beside(path: Path) -> Path:
     """An empty temporary file in `path`'s folder (created if need be), or OutputError."""
-    if path.is_dir():
-        raise OutputError(f"cannot write {path}: it is a folder")
     try:
+        if path.is_dir():
+            raise OutputError(f"cannot write {path}: it is a folder")
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}", dir=path.parent)
     except OSError as error:

@@ -275,16 +275,20 @@ def _resolved_base(path: Path, schema: dict, within: tuple[Path, ...] = ()) -> d
     return copy.deepcopy(_BASES[key])
 
 
-def data_digest(path: Path) -> str:
+def data_digest(path: Path, _seen: frozenset = frozenset()) -> str:
     """A digest of a data file's bytes and of the files it is based on (`base`, followed as
     `merge_base` does): it changes whenever the instance's data does."""
     import hashlib
 
-    digest = hashlib.sha256(Path(path).read_bytes())
-    base = read_data_file(Path(path)).get("base")
+    path = Path(path)
+    if path.resolve() in _seen:
+        raise DataError(path, "base", "the bases of this file lead back to it")
+    digest = hashlib.sha256(path.read_bytes())
+    base = read_data_file(path).get("base")
     if isinstance(base, str):
-        relative = Path(path).parent / base
-        digest.update(data_digest(relative if relative.is_file() else resolve(base)[1]).encode())
+        relative = path.parent / base
+        base_path = relative if is_file(relative) else resolve(base)[1]
+        digest.update(data_digest(base_path, _seen | {path.resolve()}).encode())
     return digest.hexdigest()[:16]
 
 

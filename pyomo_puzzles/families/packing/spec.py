@@ -394,7 +394,12 @@ have: beyond it, deriving them and building the model would take minutes and gig
 
 
 def _refuse_if_too_large(path: Path, size: Cell, pieces) -> None:
-    """Refuse, before anything is built, an instance with more than `MAX_PLACEMENTS`."""
+    """Refuse, before anything is built, an instance with more than `MAX_PLACEMENTS` or a
+    board of more than `MAX_PLACEMENTS` cells."""
+    cells = math.prod(size)
+    if cells > MAX_PLACEMENTS:
+        raise DataError(path, "board.size", f"board {'x'.join(map(str, size))} has {cells:,} cells, more than the "
+                        f"{MAX_PLACEMENTS:,} this framework builds in reasonable time and memory")
     count = 0
     for piece in pieces:
         for shape in piece.orientations:
