@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import math
 import sys
 from pathlib import Path
@@ -401,29 +400,11 @@ def parser() -> argparse.ArgumentParser:
     return main
 
 
-@contextlib.contextmanager
-def _interrupt_on_sigterm():
-    """SIGTERM (a scheduler cancelling the job) stops a command as Ctrl-C does; the
-    previous handler is back afterwards (the CLI may be called in a longer process)."""
-    import signal
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread (called from a library user's thread)
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def main(argv: list[str] | None = None) -> int:
+    from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
+
     args = parser().parse_args(argv)
-    with _interrupt_on_sigterm():
+    with sigterm_as_interrupt():  # a scheduler cancelling the command stops it as Ctrl-C does
         return _run(args)
 
 

@@ -14,6 +14,11 @@ def one_line(text: str) -> str:
                    for ch in text)
 
 
+def shortened(text: str, limit: int = 160) -> str:
+    """`text` cut to `limit` characters, ending in "..." where it was cut (for error lines)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def quoted(name: str) -> str:
     """A field's or key's name in single quotes, with a quote (or backslash) in the name
     escaped so that the name ends where the quotes do."""

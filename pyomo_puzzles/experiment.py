@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from pyomo_puzzles.core import instances, registry, solvers
-from pyomo_puzzles.errors import UserError, quoted
+from pyomo_puzzles.errors import UserError, quoted, shortened
 
 GENERATED_DIR = "instances"
 """Generated instances are written under RESULTS/instances/<generator>/."""
@@ -170,8 +170,7 @@ def _schema_error(error) -> ConfigError:
         return ConfigError(".".join(where + [error.message.split("'")[1]]), "required key is missing")
     if error.validator == "type" and isinstance(error.instance, float) and not math.isfinite(error.instance):
         return ConfigError(".".join(where), f"must be a finite number, not {error.instance}")
-    message = error.message.splitlines()[0]
-    return ConfigError(".".join(where) or "<top level>", message if len(message) <= 160 else message[:157] + "...")
+    return ConfigError(".".join(where) or "<top level>", shortened(error.message.splitlines()[0]))
 
 
 MAX_RUNS_PER_CELL = 10_000

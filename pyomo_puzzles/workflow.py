@@ -64,10 +64,10 @@ def _package_versions(family: registry.Family) -> str:
     return f"pyomo-puzzles {__version__}; {plugin}"
 
 
-def _instance_file(name: str, results: str) -> Path:
-    if name.startswith("generated/"):
-        return Path(generated_path(name, results))
-    return instances.resolve(name)[1]
+def run_instance_source(name: str, results: str) -> str:
+    """What to load for a run's instance: a shipped name, or a generated instance's file in
+    the results folder."""
+    return generated_path(name, results) if name.startswith("generated/") else name
 
 
 def run_fingerprint(item: Run, results: str, settings: dict) -> dict:
@@ -75,7 +75,7 @@ def run_fingerprint(item: Run, results: str, settings: dict) -> dict:
     it is based on), the formulation's code, the package and solver versions, the settings."""
     from pyomo_puzzles.core import solvers
 
-    path = _instance_file(item.instance, results)
+    path = instances.resolve(run_instance_source(item.instance, results))[1]
     family = registry.family(instances.read_data_file(path).get("puzzle"))
     reference = family.reference_solvers.get(item.solver)
     if reference is not None:
@@ -128,7 +128,7 @@ def run_one(item: Run, results: str, settings: dict) -> records.RunRecord:
     (Ctrl-C or SIGTERM raises `run.Interrupted`, carrying the record)."""
     options = {k: settings.get(k) for k in SETTINGS}
     try:
-        instance = generated_path(item.instance, results) if item.instance.startswith("generated/") else item.instance
+        instance = run_instance_source(item.instance, results)
         formulation = None if item.formulation == solver_formulation(item.solver) else item.formulation
         record = api.solve(instance, formulation, item.solver, time_limit=options["time_limit"],
                            threads=options["threads"], isolate=True, seed=item.seed, permutation=item.permutation,
@@ -164,10 +164,11 @@ def job_log(smk: Any):
     import sys
     import time
 
+    from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
     from pyomo_puzzles.errors import UserError
 
     started = time.perf_counter()
-    with _interrupt_on_sigterm(), _log_file(smk.log[0]) as log:
+    with sigterm_as_interrupt(), _log_file(smk.log[0]) as log:
         _say(log, f"{smk.rule} job on {socket.gethostname()}, pid {os.getpid()}")
         try:
             with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
@@ -202,21 +203,6 @@ def _say(log, line: str) -> None:
 
 def _os_error(error: OSError) -> str:
     return f"cannot write {error.filename or 'the job log'}: {error.strerror or error}"
-
-
-@contextlib.contextmanager
-def _interrupt_on_sigterm():
-    """SIGTERM raises KeyboardInterrupt while the job runs (the previous handler after)."""
-    import signal
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def solve_batch(smk: Any) -> None:

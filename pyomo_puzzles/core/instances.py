@@ -14,7 +14,7 @@ import jsonschema
 import yaml
 
 from pyomo_puzzles.core import registry
-from pyomo_puzzles.errors import DataError, UserError
+from pyomo_puzzles.errors import DataError, UserError, shortened
 
 DATA_SUFFIXES = (".yaml", ".yml", ".json")
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
@@ -201,10 +201,7 @@ def schema_error(path: Path, error: jsonschema.ValidationError) -> DataError:
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else "?"
         return DataError(path, field_path(parts + [missing]), "required field is missing")
-    message = error.message.splitlines()[0]
-    if len(message) > 160:
-        message = message[:157] + "..."
-    return DataError(path, field_path(parts), message)
+    return DataError(path, field_path(parts), shortened(error.message.splitlines()[0]))
 
 
 def _is_integer(checker, value) -> bool:
@@ -238,9 +235,8 @@ def merge_base(data: dict, path: Path, schema: dict, within: tuple[Path, ...] = 
     here (a file that is its own base, directly or not, is refused)."""
     if "base" not in data:
         return data
-    relative = path.parent / data["base"]
     try:
-        _, base_path = resolve(relative if is_file(relative) else data["base"])
+        base_path = base_file(path, data["base"])
     except Exception:
         raise DataError(path, "base", f"no shipped instance or file {data['base']!r}") from None
     chain = within + (path.resolve(),)
@@ -252,6 +248,13 @@ def merge_base(data: dict, path: Path, schema: dict, within: tuple[Path, ...] = 
         raise DataError(path, "base", f"the base is not valid: {error}") from None
     base.pop("known", None)
     return {**base, **{k: v for k, v in data.items() if k != "base"}}
+
+
+def base_file(path: Path, base: str) -> Path:
+    """The file a data file's `base` names: a path relative to the data file, or a shipped
+    instance (UserError if neither)."""
+    relative = path.parent / base
+    return relative if is_file(relative) else resolve(base)[1]
 
 
 _BASES: dict[tuple, dict] = {}
@@ -286,9 +289,7 @@ def data_digest(path: Path, _seen: frozenset = frozenset()) -> str:
     digest = hashlib.sha256(path.read_bytes())
     base = read_data_file(path).get("base")
     if isinstance(base, str):
-        relative = path.parent / base
-        base_path = relative if is_file(relative) else resolve(base)[1]
-        digest.update(data_digest(base_path, _seen | {path.resolve()}).encode())
+        digest.update(data_digest(base_file(path, base), _seen | {path.resolve()}).encode())
     return digest.hexdigest()[:16]
 
 
@@ -308,8 +309,7 @@ def from_data(data: dict, path: Path, shipped_name: str | None = None) -> Instan
         broken = registry.broken_plugins().get(puzzle) if isinstance(puzzle, str) else None
         if broken:
             raise DataError(path, "puzzle", f"the family plugin '{puzzle}' is broken: {broken}")
-        got = repr(puzzle) if len(repr(puzzle)) <= 60 else repr(puzzle)[:57] + "..."
-        raise DataError(path, "puzzle", f"must be one of {', '.join(known)}, got {got}")
+        raise DataError(path, "puzzle", f"must be one of {', '.join(known)}, got {shortened(repr(puzzle), 60)}")
     fam = known[puzzle]
     validate(data, fam.schema, path)
     try:

@@ -76,8 +76,12 @@ def build_model(instance: Instance, form: registry.Formulation) -> pyo.ConcreteM
 
 def new_record(instance: Instance, formulation: str, solver: str, options: RunOptions) -> RunRecord:
     """A record of a run about to start (status ``error`` until it says otherwise)."""
+    return _blank_record(instance.puzzle, instance.name, formulation, solver, options)
+
+
+def _blank_record(puzzle: str, name: str, formulation: str, solver: str, options: RunOptions) -> RunRecord:
     return RunRecord(
-        puzzle=instance.puzzle, instance=instance.name, formulation=formulation, solver=solver,
+        puzzle=puzzle, instance=name, formulation=formulation, solver=solver,
         time_limit=options.time_limit, threads=options.threads, gap_limit=options.gap, seed=options.seed,
         permutation=options.permutation, memory_limit_mb=options.memory_limit_mb,
         framework_version=__version__, host=socket.gethostname(),
@@ -374,13 +378,7 @@ def _placeholder(source, loaded: dict, formulation: str | None, solver: str, opt
     else:
         name = loaded.get("instance") or str(source)
         puzzle = loaded.get("puzzle") or (name.split("/")[0] if "/" in name else "")
-    record = RunRecord(puzzle=puzzle, instance=name, formulation=formulation or loaded.get("formulation") or "",
-                       solver=solver, time_limit=options.time_limit, threads=options.threads,
-                       gap_limit=options.gap, seed=options.seed, permutation=options.permutation,
-                       memory_limit_mb=options.memory_limit_mb, framework_version=__version__,
-                       host=socket.gethostname(),
-                       started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
-    return record
+    return _blank_record(puzzle, name, formulation or loaded.get("formulation") or "", solver, options)
 
 
 def _run_isolated(source, formulation: str | None, solver: str, options: RunOptions) -> RunRecord:
