@@ -82,7 +82,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
         api.check_picture_path(args.picture)
         files.check_writable(args.picture)
         _, path = instances.resolve(args.instance)
-        family = registry.families().get(instances.read_data_file(path).get("puzzle"))
+        puzzle = instances.read_data_file(path).get("puzzle")
+        family = registry.find(puzzle) if isinstance(puzzle, str) else None
         if family is not None:
             family.drawing()  # a family without a picture hook says so before solving
 

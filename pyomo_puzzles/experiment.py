@@ -141,13 +141,12 @@ def validate_config(config: dict, schema_path: str | Path) -> dict:
     """Check the configuration against its schema and the registry; fill in defaults.
 
     Raises ConfigError naming the offending key (e.g. ``time_limt``) before anything runs."""
-    import jsonschema
     import yaml
 
     schema = yaml.safe_load(Path(schema_path).read_text())
-    errors = list(instances.Validator(schema).iter_errors(config))  # whole numbers as written, finite numbers
-    if errors:
-        raise _schema_error(jsonschema.exceptions.best_match(errors))
+    error = instances.first_schema_error(config, schema)  # whole numbers as written, finite numbers
+    if error is not None:
+        raise _schema_error(error)
     config = {**DEFAULTS, **config}
     config["figures"] = {**FIGURE_DEFAULTS, **config["figures"]}
     config["statistics"] = {**STATISTICS_DEFAULTS, **config["statistics"]}

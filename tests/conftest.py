@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +15,11 @@ import pytest
 from pyomo_puzzles.core import solvers
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The tests' own disk cache (core.cache), shared by every process they start and removed
+# afterwards: they neither read nor fill the user's ~/.cache/pyomo-puzzles.
+os.environ["PYOMO_PUZZLES_CACHE"] = tempfile.mkdtemp(prefix="pyomo-puzzles-test-cache-")
+atexit.register(shutil.rmtree, os.environ["PYOMO_PUZZLES_CACHE"], True)
 
 
 OPEN_MIP_SOLVERS = ("highs", "cbc", "glpk")

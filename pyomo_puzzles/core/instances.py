@@ -10,10 +10,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
-from pyomo_puzzles.core import registry
+from pyomo_puzzles.core import quick_schema, registry
 from pyomo_puzzles.errors import DataError, UserError, shortened
 
 DATA_SUFFIXES = (".yaml", ".yml", ".json")
@@ -60,6 +59,23 @@ def _shipped_instances() -> dict[str, Path]:
     return found
 
 
+def _shipped_file(key: str) -> Path | None:
+    """The file of the shipped instance `key` (``family/stem``), found in its own family's
+    folder only (without importing every family), or None."""
+    family_name, _, stem = key.partition("/")
+    parts = stem.split("/")
+    if not stem or any(part in ("", ".", "..") for part in parts):
+        return None
+    fam = registry.find(family_name) if family_name.isidentifier() else None
+    if fam is None or fam.instances_dir is None:
+        return None
+    for suffix in DATA_SUFFIXES:
+        candidate = fam.instances_dir.joinpath(*parts[:-1], parts[-1] + suffix)
+        if is_file(candidate):
+            return candidate
+    return None
+
+
 def is_file(path: Path) -> bool:
     """`Path.is_file`, False also where the name is too long or a folder is unreadable."""
     try:
@@ -73,8 +89,11 @@ def resolve(name_or_path: str | Path) -> tuple[str | None, Path]:
     path = Path(name_or_path)
     if is_file(path):
         return None, path
-    shipped = _shipped_instances()
     key = str(name_or_path).removesuffix(path.suffix) if path.suffix in DATA_SUFFIXES else str(name_or_path)
+    found = _shipped_file(key)
+    if found is not None:
+        return key, found
+    shipped = _shipped_instances()
     if key in shipped:
         return key, shipped[key]
     raise UserError(
@@ -192,7 +211,7 @@ def field_path(parts) -> str:
     return out or "<top level>"
 
 
-def schema_error(path: Path, error: jsonschema.ValidationError) -> DataError:
+def schema_error(path: Path, error) -> DataError:
     """Turn a jsonschema error into a DataError naming the offending field."""
     parts = list(error.absolute_path)
     if error.validator == "additionalProperties":
@@ -212,20 +231,34 @@ def _is_number(checker, value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
-        {"integer": _is_integer, "number": _is_number}))
-"""Draft 2020-12 where an integer is a whole number as written (``3``, not ``3.0``: the
-loaders count with it) and a number is finite (not ``.nan`` or ``.inf``)."""
+@lru_cache(maxsize=1)
+def validator_class():
+    """Draft 2020-12 where an integer is a whole number as written (``3``, not ``3.0``: the
+    loaders count with it) and a number is finite (not ``.nan`` or ``.inf``)."""
+    import jsonschema
+
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+            {"integer": _is_integer, "number": _is_number}))
+
+
+def first_schema_error(data: Any, schema: dict):
+    """The jsonschema error to report for `data` (the deepest first), or None if it
+    conforms. A file that `quick_schema` finds valid does not import jsonschema at all."""
+    if quick_schema.conforms(data, schema):
+        return None
+    import jsonschema
+
+    errors = sorted(validator_class()(schema).iter_errors(data),
+                    key=lambda e: (len(e.absolute_path), [str(p) for p in e.path]))
+    return jsonschema.exceptions.best_match(errors) if errors else None
 
 
 def validate(data: dict, schema: dict, path: Path) -> None:
-    validator = Validator(schema)
-    errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), [str(p) for p in e.path]))
-    if errors:
-        deepest_first = jsonschema.exceptions.best_match(errors)
-        raise schema_error(path, deepest_first)
+    error = first_schema_error(data, schema)
+    if error is not None:
+        raise schema_error(path, error)
 
 
 def merge_base(data: dict, path: Path, schema: dict, within: tuple[Path, ...] = ()) -> dict:
@@ -304,13 +337,13 @@ def from_data(data: dict, path: Path, shipped_name: str | None = None) -> Instan
     anchors relative references such as `base`)."""
     path = Path(path)
     puzzle = data.get("puzzle")
-    known = registry.families()
-    if not isinstance(puzzle, str) or puzzle not in known:
+    fam = registry.find(puzzle) if isinstance(puzzle, str) else None
+    if fam is None:
         broken = registry.broken_plugins().get(puzzle) if isinstance(puzzle, str) else None
         if broken:
             raise DataError(path, "puzzle", f"the family plugin '{puzzle}' is broken: {broken}")
-        raise DataError(path, "puzzle", f"must be one of {', '.join(known)}, got {shortened(repr(puzzle), 60)}")
-    fam = known[puzzle]
+        raise DataError(path, "puzzle", f"must be one of {', '.join(registry.families())}, "
+                        f"got {shortened(repr(puzzle), 60)}")
     validate(data, fam.schema, path)
     try:
         spec = fam.load(data, path)

@@ -12,9 +12,10 @@ import pkgutil
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable
 
-import pyomo.environ as pyo
+if TYPE_CHECKING:
+    import pyomo.environ as pyo
 
 from pyomo_puzzles.errors import UserError
 
@@ -204,11 +205,28 @@ def _hook_problems(owner: Any, hooks: dict[str, int]) -> list[str]:
     return problems
 
 
+def _schema_problem(schema: dict) -> str | None:
+    """Why `schema` is not a valid draft 2020-12 JSON Schema, or None. A schema found valid
+    is remembered in the disk cache: the check costs 12 ms per family in every process."""
+    import json
+
+    from pyomo_puzzles.core import cache
+
+    def check() -> None:
+        import jsonschema
+
+        jsonschema.Draft202012Validator.check_schema(schema)
+
+    try:
+        cache.once("schema-checked", (json.dumps(schema, sort_keys=True, default=repr), "draft 2020-12"), check)
+    except Exception as error:  # jsonschema.SchemaError, or a schema json cannot even write
+        return getattr(error, "message", None) or str(error).splitlines()[0]
+    return None
+
+
 def contract_problems(family: Any) -> list[str]:
     """What is wrong with `family` against the contract (empty: nothing)."""
     import re
-
-    import jsonschema
 
     if not isinstance(family, Family):
         return [f"is {type(family).__name__}, not pyomo_puzzles.core.registry.Family"]
@@ -218,10 +236,9 @@ def contract_problems(family: Any) -> list[str]:
     if not isinstance(family.schema, dict):
         problems.append("schema is not a mapping (a JSON Schema)")
     else:
-        try:
-            jsonschema.Draft202012Validator.check_schema(family.schema)
-        except jsonschema.SchemaError as error:
-            problems.append(f"schema is not a valid JSON Schema: {error.message}")
+        invalid = _schema_problem(family.schema)
+        if invalid:
+            problems.append(f"schema is not a valid JSON Schema: {invalid}")
         if family.schema.get("additionalProperties") is not False:
             problems.append("schema must set additionalProperties: false (a misspelt field must be an error)")
         if "puzzle" not in family.schema.get("properties", {}):
@@ -289,11 +306,26 @@ def families() -> dict[str, Family]:
     return dict(sorted(_FAMILIES.items()))
 
 
+def find(name: str) -> Family | None:
+    """The family called `name`, or None. A shipped family is found by importing its own
+    package only (a run needs one family; importing them all costs a solve 40 ms); any
+    other name is looked up among every family and plugin."""
+    if name not in _FAMILIES and name.isidentifier() and _is_shipped(name):
+        importlib.import_module(f"pyomo_puzzles.families.{name}")
+    return _FAMILIES.get(name) or families().get(name)
+
+
+def _is_shipped(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(f"pyomo_puzzles.families.{name}") is not None
+
+
 def family(name: str) -> Family:
-    known = families()
-    if name not in known:
-        raise UserError(f"unknown puzzle family '{name}' (known: {', '.join(known)})")
-    return known[name]
+    found = find(name) if isinstance(name, str) else None
+    if found is None:
+        raise UserError(f"unknown puzzle family '{name}' (known: {', '.join(families())})")
+    return found
 
 
 def generator(name: str) -> Callable[..., dict]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import multiprocessing
 import os
 import resource
@@ -277,7 +279,7 @@ def _load(source: Instance | str | Path, announce: Callable[[dict], None]) -> In
     shipped, path = instances.resolve(source)
     data = instances.read_data_file(path)
     puzzle = data.get("puzzle") if isinstance(data.get("puzzle"), str) else "?"
-    family = registry.families().get(puzzle)
+    family = registry.find(puzzle)
     announce({"puzzle": puzzle, "instance": shipped or f"{puzzle}/{path.stem}",
               "formulation": family.default_formulation if family else ""})
     return instances.from_data(data, path, shipped)
@@ -311,14 +313,33 @@ def _execute(instance: Instance, method, solver: str, options: RunOptions, start
     return _run_in_process(instance, method, solver, options, started)
 
 
-def _child(conn, source, formulation, solver, options: RunOptions) -> None:
+@lru_cache(maxsize=1)
+def _blas_libraries():
+    """The BLAS libraries numpy loaded. Finding them walks every shared library of the
+    process (20 ms), so the parent does it once and its forked runs inherit the answer."""
+    import numpy  # noqa: F401 - loads the BLAS to be found (every run's child would import it anyway)
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _blas_threads(options: RunOptions, blas) -> contextlib.AbstractContextManager:
+    """numpy's BLAS (packing's lookahead) would run on every core: a run uses its `threads`."""
+    return contextlib.nullcontext() if options.threads is None else blas.limit(limits=options.threads, user_api="blas")
+
+
+def _child(conn, source, formulation, solver, options: RunOptions, blas) -> None:
     os.setpgrp()  # so that a kill reaches the solver executables this run starts
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _blas_threads(options, blas).__enter__()  # for the rest of this process
     started = time.perf_counter()
     try:
         instance, method = _prepare(source, formulation, solver, lambda facts: conn.send({"__read__": facts}))
         conn.send({"__loaded__": {"puzzle": instance.puzzle, "instance": instance.name, "formulation": method.name}})
+        # Everything so far (imports, the instance) lives as long as this process: without
+        # this, the run's first full collection walks all of it (80 ms in a pipeline job).
+        gc.freeze()
         record = _execute(instance, method, solver, options, started)
         record.peak_memory_mb = round(_own_peak_memory_mb(), 1)
         conn.send(record.to_dict())
@@ -386,7 +407,7 @@ def _run_isolated(source, formulation: str | None, solver: str, options: RunOpti
     whole process group past the hard deadline, the memory limit, or on Ctrl-C."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(sender, source, formulation, solver, options))
+    child = context.Process(target=_child, args=(sender, source, formulation, solver, options, _blas_libraries()))
     started = time.perf_counter()
     loaded: dict = {}
     child.start()
@@ -457,5 +478,6 @@ def run(instance: Instance | str | Path, formulation: str | None = None, solver:
     if isolate:
         return _run_isolated(instance, formulation, solver, options)
     started = time.perf_counter()
-    loaded, method = _prepare(instance, formulation, solver)
-    return _execute(loaded, method, solver, options, started)
+    with _blas_threads(options, _blas_libraries()):
+        loaded, method = _prepare(instance, formulation, solver)
+        return _execute(loaded, method, solver, options, started)

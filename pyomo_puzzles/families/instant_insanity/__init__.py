@@ -5,15 +5,27 @@ from pathlib import Path
 from pyomo_puzzles.core.registry import Family, Formulation, register
 from pyomo_puzzles.families.instant_insanity import (
     checker,
-    design,
     generate,
     model_opposite_pairs,
     model_rotations,
     orbits,
-    picture,
     spec,
 )
 from pyomo_puzzles.families.instant_insanity.schema import SCHEMA
+
+
+def _draw(puzzle, solution, path):
+    """The picture hook; matplotlib is imported by the commands that draw, not by every run."""
+    from pyomo_puzzles.families.instant_insanity import picture
+
+    picture.draw(puzzle, solution, path)
+
+
+def _design(**question):
+    from pyomo_puzzles.families.instant_insanity import design
+
+    return design.run(**question)
+
 
 FAMILY = register(Family(
     name="instant_insanity",
@@ -32,9 +44,9 @@ FAMILY = register(Family(
     check=checker.check,
     solution_key=orbits.solution_key,
     symmetry_images=orbits.symmetry_images,
-    draw=picture.draw,
+    draw=_draw,
     generators=generate.GENERATORS,
-    design=design.run,
+    design=_design,
     size=lambda s: (s.n, "cubes"),
     instances_dir=Path(__file__).parent / "instances",
     describe=lambda s: f"{s.n} cubes, {len(s.colours)} colours, {s.question.replace('_', '-')}, "

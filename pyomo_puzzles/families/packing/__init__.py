@@ -12,10 +12,17 @@ from pyomo_puzzles.families.packing import (
     model_coordinates,
     model_placement,
     orbits,
-    picture,
     spec,
 )
 from pyomo_puzzles.families.packing.schema import SCHEMA
+
+
+def _draw(puzzle, solution, path):
+    """The picture hook; matplotlib is imported by the commands that draw, not by every run."""
+    from pyomo_puzzles.families.packing import picture
+
+    picture.draw(puzzle, solution, path)
+
 
 def _dlx_run(instance, time_limit):
     from pyomo_puzzles.families.packing import dancing_links  # imports numba: only when used
@@ -62,7 +69,7 @@ FAMILY = register(Family(
     check=checker.check,
     solution_key=orbits.solution_key,
     symmetry_images=orbits.symmetry_images,
-    draw=picture.draw,
+    draw=_draw,
     variants=orbits.variants,
     generators=generate.GENERATORS,
     reference_solvers={"dlx": DLX},

@@ -131,17 +131,7 @@ def lookahead(rows: list[list[int]], n_columns: int, work_limit: float = LOOKAHE
     incidence = np.zeros((n_columns, len(rows)), dtype=np.float32)
     incidence[np.fromiter((c for members in rows for c in members), dtype=np.int64, count=sum(lengths)),
               np.repeat(np.arange(len(rows)), lengths)] = 1.0
-    with _blas_controller().limit(limits=1, user_api="blas"):
-        return _drop_until_stable(incidence, alive)
-
-
-@lru_cache(maxsize=1)
-def _blas_controller():
-    """numpy's BLAS would run the products on every core; a run says how many threads it
-    uses (and the pipeline runs several at once), so they run on one."""
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
+    return _drop_until_stable(incidence, alive)  # an isolated run keeps BLAS to its threads
 
 
 def _drop_until_stable(incidence: np.ndarray, alive: np.ndarray) -> np.ndarray:

@@ -3,8 +3,16 @@
 from pathlib import Path
 
 from pyomo_puzzles.core.registry import Family, Formulation, register
-from pyomo_puzzles.families.rubik import checker, distances, model_pieces, model_projections, model_seed, picture, spec
+from pyomo_puzzles.families.rubik import checker, distances, model_pieces, model_projections, model_seed, spec
 from pyomo_puzzles.families.rubik.schema import SCHEMA
+
+
+def _draw(puzzle, solution, path):
+    """The picture hook; matplotlib is imported by the commands that draw, not by every run."""
+    from pyomo_puzzles.families.rubik import picture
+
+    picture.draw(puzzle, solution, path)
+
 
 FAMILY = register(Family(
     name="rubik",
@@ -26,7 +34,7 @@ FAMILY = register(Family(
     check=checker.check,
     solution_key=lambda solution: tuple(solution["moves"]),
     symmetry_images=lambda spec, solution: [solution],
-    draw=picture.draw,
+    draw=_draw,
     instances_dir=Path(__file__).parent / "instances",
     size=lambda s: ((s.known_distance, f"{s.size}x{s.size}x{s.size} scramble depth ({s.metric})")
                   if s.known_distance is not None else None),

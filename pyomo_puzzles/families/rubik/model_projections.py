@@ -12,7 +12,7 @@ sequence of move variables, are an exact model.
 
 Each network is pruned before the model is built, with the breadth-first distances of its
 patterns to the solved pattern (a pattern database, 68,040 entries, computed here in plain
-numpy): a pattern can be on step t of an h-move solution only if it is reached from the
+numpy once per machine and kept in the disk cache, `core.cache`): a pattern can be on step t of an h-move solution only if it is reached from the
 scramble's pattern in t moves through patterns that could still be solved in time, and
 only if it leads on to the solved pattern in the remaining h - t moves. What is left of each
 network is small; it is the model.
@@ -55,10 +55,12 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pyomo.environ as pyo
 
+from pyomo_puzzles.core import cache
 from pyomo_puzzles.core.expressions import total
 from pyomo_puzzles.core.registry import Stage
 from pyomo_puzzles.families.rubik import cube, cubies, model_pieces
@@ -93,8 +95,25 @@ class Pattern:
 
 @lru_cache(maxsize=None)
 def pattern(n: int, metric: str, kind: str, chosen: tuple[int, ...]) -> Pattern:
-    """Build the move table and breadth-first distances of a pattern set (plain numpy)."""
+    """The move table and breadth-first distances of a pattern set, from the disk cache
+    (`core.cache`, keyed by the move table, the cubies and this code) or built there."""
     size, width = cubies.label_count(n, kind), len(cubies.positions(n, kind)[0])
+    table = cubies.label_moves(n, metric, kind)
+    solved = sum(width * c * size ** i for i, c in enumerate(chosen))
+    key = (table, size, width, chosen, _this_code())
+    tables = cache.arrays("rubik-pattern", key, lambda: _pattern_tables(table, size, width, chosen))
+    return Pattern(kind, chosen, size, tables["next_code"], tables["to_solved"], int(solved))
+
+
+@lru_cache(maxsize=1)
+def _this_code() -> bytes:
+    """This module's source: part of the cache key, so an edit here rebuilds the tables."""
+    return Path(__file__).read_bytes()
+
+
+def _pattern_tables(table: np.ndarray, size: int, width: int, chosen: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """next_code[move, code] and to_solved[code] of the patterns of the cubies `chosen`,
+    whose labels move by `table` (plain numpy)."""
     m = len(chosen)
     codes = np.arange(size ** m)
     digits = np.stack([(codes // size ** i) % size for i in range(m)])
@@ -102,13 +121,12 @@ def pattern(n: int, metric: str, kind: str, chosen: tuple[int, ...]) -> Pattern:
     distinct = np.ones(len(codes), dtype=bool)
     for a, b in itertools.combinations(range(m), 2):
         distinct &= places[a] != places[b]
-    table = cubies.label_moves(n, metric, kind)
-    next_code = np.full((len(table), len(codes)), -1, dtype=np.int64)
+    next_code = np.full((len(table), len(codes)), -1, dtype=np.int32)
     for k in range(len(table)):
         moved = sum(table[k][digits[i]] * size ** i for i in range(m))
         next_code[k, distinct] = moved[distinct]
     solved = sum(width * c * size ** i for i, c in enumerate(chosen))
-    to_solved = np.full(len(codes), -1, dtype=np.int64)
+    to_solved = np.full(len(codes), -1, dtype=np.int8)
     to_solved[solved] = 0
     frontier, depth = np.array([solved]), 0
     while len(frontier):  # the moves are closed under inverses: distance from = distance to
@@ -116,7 +134,7 @@ def pattern(n: int, metric: str, kind: str, chosen: tuple[int, ...]) -> Pattern:
         reached = np.unique(next_code[:, frontier].ravel())
         frontier = reached[to_solved[reached] < 0]
         to_solved[frontier] = depth
-    return Pattern(kind, chosen, size, next_code, to_solved, int(solved))
+    return {"next_code": next_code, "to_solved": to_solved}
 
 
 def patterns(spec: CubeState) -> list[Pattern]:

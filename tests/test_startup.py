@@ -1,0 +1,154 @@
+"""What a command imports and computes once per process (issue 17): nothing about pictures,
+tables or CP-SAT for a solve, one family for one instance, matplotlib's backend untouched,
+BLAS kept to a run's threads, and the disk cache of slow tables."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from pyomo_puzzles.core import cache
+
+HEAVY = ("matplotlib", "seaborn", "pandas", "scipy", "ortools", "jsonschema", "pyarrow")
+
+
+def imported_after(code: str, env: dict | None = None) -> set[str]:
+    """The top-level packages a fresh interpreter has imported after running `code`."""
+    probe = code + "\nimport json, sys\nprint(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300,
+                          env=env or os.environ)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("name", ["packing/iq_twist/challenge_19", "rubik/htm_depth_03",
+                                  "instant_insanity/parker_brothers"])
+def test_a_solve_imports_nothing_for_pictures_tables_or_cp_sat(name) -> None:
+    code = ("import sys\nfrom pyomo_puzzles import cli\n"
+            f"sys.argv = ['pyomo-puzzles', 'solve', {name!r}]\n"
+            "try:\n    cli.main()\nexcept SystemExit as done:\n    assert done.code == 0, done.code\n")
+    loaded = imported_after(code)
+    assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_listing_and_the_help_import_no_drawing_or_table_library() -> None:
+    loaded = imported_after("import sys\nfrom pyomo_puzzles import cli\nsys.argv = ['pyomo-puzzles', 'list']\n"
+                            "try:\n    cli.main()\nexcept SystemExit:\n    pass\n")
+    assert not loaded & {"matplotlib", "seaborn", "pandas", "scipy", "jsonschema"}
+
+
+def test_one_instance_imports_only_its_own_family() -> None:
+    code = ("import json, sys\nfrom pyomo_puzzles.core import instances\n"
+            "instances.load('packing/l_tromino_cube')\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('pyomo_puzzles.families.'))))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    families = {m.split(".")[2] for m in json.loads(done.stdout.splitlines()[0])}
+    assert families == {"packing"}, families
+
+
+def test_drawing_keeps_the_global_matplotlib_backend(tmp_path) -> None:
+    code = (f"import matplotlib\nmatplotlib.use('pdf')\nimport pyomo_puzzles as pp\n"
+            f"record = pp.solve('packing/l_tromino_cube', isolate=False)\n"
+            f"record.picture({str(tmp_path / 'cube.png')!r})\n"
+            "import matplotlib.pyplot\nassert matplotlib.get_backend() == 'pdf', matplotlib.get_backend()\n")
+    imported_after(code)
+    assert (tmp_path / "cube.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_picture_palette_is_seaborns_colour_blind_palette() -> None:
+    import seaborn as sns
+
+    from pyomo_puzzles.core.palette import palette
+
+    assert np.allclose(palette(10), sns.color_palette("colorblind", 10))
+    assert len(palette(14)) == 14 and len(set(palette(14))) == 14
+
+
+BLAS_PROBE = '''"""Reports the BLAS threads a run's model building sees, as its error message."""
+FAMILY = "packing"
+import pyomo.environ as pyo
+
+
+def build_model():
+    return pyo.AbstractModel()
+
+
+def model_data(spec):
+    from threadpoolctl import threadpool_info
+
+    blas = sorted({pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"})
+    raise RuntimeError(f"blas threads {blas}")
+
+
+def decode(spec, model):
+    return {}
+'''
+
+
+def test_an_isolated_run_keeps_numpys_blas_to_its_threads(tmp_path) -> None:
+    from pyomo_puzzles import api
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(BLAS_PROBE)
+    record = api.solve("packing/l_tromino_cube", f"{probe}:probe", threads=1)
+    assert record.status == "error" and "blas threads [1]" in record.message, record.message
+
+
+def test_the_cache_recomputes_when_its_key_changes_and_reads_back_what_it_stored(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv(cache.CACHE_VARIABLE, str(tmp_path / "cache"))
+    calls = []
+
+    def table(n):
+        def compute():
+            calls.append(n)
+            return {"squares": np.arange(n) ** 2}
+        return compute
+
+    first = cache.arrays("test", (np.arange(3), "v1"), table(5))
+    again = cache.arrays("test", (np.arange(3), "v1"), table(5))
+    changed = cache.arrays("test", (np.arange(4), "v1"), table(6))
+    assert calls == [5, 6]
+    assert list(again["squares"]) == list(first["squares"]) == [0, 1, 4, 9, 16]
+    assert list(changed["squares"]) == [0, 1, 4, 9, 16, 25]
+    assert not again["squares"].flags.writeable
+
+
+def test_a_damaged_cache_entry_is_replaced_and_an_unwritable_cache_is_skipped(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv(cache.CACHE_VARIABLE, str(tmp_path / "cache"))
+    cache.arrays("test", ("k",), lambda: {"x": np.arange(1000)})
+    (entry,) = (tmp_path / "cache").iterdir()
+    (entry / "x.npy").write_bytes(b"\x93NUMPY broken")
+    assert list(cache.arrays("test", ("k",), lambda: {"x": np.arange(3)})["x"]) == [0, 1, 2]
+    assert list(cache.arrays("test", ("k",), lambda: {"x": np.arange(7)})["x"]) == [0, 1, 2]
+    monkeypatch.setenv(cache.CACHE_VARIABLE, "/proc/no-cache-here")
+    assert list(cache.arrays("test", ("k",), lambda: {"x": np.arange(2)})["x"]) == [0, 1]
+    monkeypatch.setenv(cache.CACHE_VARIABLE, "off")
+    assert list(cache.arrays("test", ("k",), lambda: {"x": np.arange(4)})["x"]) == [0, 1, 2, 3]
+
+
+def test_cached_cube_tables_are_the_tables_built_afresh(tmp_path, monkeypatch) -> None:
+    """The 2x2x2 pattern database read back from the cache equals one computed without it,
+    and its distances are the published ones: 3,674,160 states in 2x2x2 half-turn God's
+    number 11 means no pattern is further than 11."""
+    from pyomo_puzzles.families.rubik import model_projections
+
+    monkeypatch.setenv(cache.CACHE_VARIABLE, str(tmp_path / "cache"))
+    model_projections.pattern.cache_clear()
+    stored = model_projections.pattern(2, "htm", "corner", (0, 1, 2, 3))
+    model_projections.pattern.cache_clear()
+    read = model_projections.pattern(2, "htm", "corner", (0, 1, 2, 3))
+    model_projections.pattern.cache_clear()
+    monkeypatch.setenv(cache.CACHE_VARIABLE, "off")
+    fresh = model_projections.pattern(2, "htm", "corner", (0, 1, 2, 3))
+    model_projections.pattern.cache_clear()
+    assert isinstance(read.next_code, np.memmap)
+    assert np.array_equal(read.next_code, fresh.next_code) and np.array_equal(read.to_solved, fresh.to_solved)
+    assert np.array_equal(stored.to_solved, fresh.to_solved)
+    reachable = fresh.to_solved[fresh.to_solved >= 0]
+    assert len(reachable) == 68_040 and reachable.max() <= 11
