@@ -96,8 +96,8 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "bound": {"type": ["number", "null"], "description": "best proven objective bound"},
         "wall_time": {"type": ["number", "null"], "description": "whole run: build, solve, decode, check"},
         "load_time": {"type": ["number", "null"],
-                      "description": "reading and validating the data file, before wall_time starts (the time "
-                      "limit covers it)"},
+                      "description": "reading and validating the data file and declaring the formulation's "
+                      "AbstractModel (once per process), before wall_time starts (the time limit covers it)"},
         "build_time": {"type": ["number", "null"], "description": "Pyomo: data to concrete model"},
         "solver_time": {"type": ["number", "null"], "description": "as reported by the solver interface"},
         "nodes": {"type": ["integer", "null"], "description": "branch-and-bound nodes, null if the solver does not say"},
