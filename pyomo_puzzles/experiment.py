@@ -404,8 +404,12 @@ def drawable_instances(runs: list[Run]) -> list[str]:
 
 
 def batches(runs: list[Run], size: int) -> list[list[Run]]:
-    """Consecutive runs in groups of `size` (runs of one instance stay together)."""
-    return [runs[i:i + size] for i in range(0, len(runs), size)]
+    """The runs in groups of at most `size`, dealt out in turn (run i goes to batch i mod
+    the number of batches). Consecutive runs are the same instance on other solvers, so a
+    slow instance (a 3x3x3 cube, a big tower) is spread over many batches instead of filling
+    one batch that then runs alone at the end while the other cores wait."""
+    count = -(-len(runs) // size)
+    return [runs[i::count] for i in range(count)]
 
 
 def parquet_available(report=print) -> bool:

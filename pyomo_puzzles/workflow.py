@@ -286,14 +286,15 @@ def counts_table(paths: list[str]):
     return pd.DataFrame(rows, columns=columns)
 
 
-def generate_instance(smk: Any) -> None:
+def generate_instances(smk: Any) -> None:
+    """Every generated instance of the experiment, in one job (one Python start-up)."""
     from pyomo_puzzles.core.files import write_text_atomic
 
-    p = smk.params
     with job_log(smk):
-        data = registry.generator(p.generator)(seed=p.seed, **dict(p.options))
-        write_text_atomic(smk.output.instance, yaml.safe_dump(data, sort_keys=False, default_flow_style=None))
-        print(f"generated {smk.output.instance} ({p.generator}, seed {p.seed}, options {dict(p.options)})")
+        for path, made in zip(smk.output, smk.params.generated):
+            data = registry.generator(made["generator"])(seed=made["seed"], **dict(made["options"]))
+            write_text_atomic(path, yaml.safe_dump(data, sort_keys=False, default_flow_style=None))
+            print(f"generated {path} ({made['generator']}, seed {made['seed']}, options {dict(made['options'])})")
 
 
 def write_environment(smk: Any) -> None:
@@ -302,18 +303,20 @@ def write_environment(smk: Any) -> None:
         print(f"wrote {smk.output.environment}")
 
 
-def draw_instance(smk: Any) -> None:
-    w = smk.wildcards
+def draw_instances(smk: Any) -> None:
+    """Solve each shipped instance of the experiment and draw its checked solution, in one
+    job (one start-up of Python, Pyomo and matplotlib for all the pictures)."""
     with job_log(smk):
-        instance = instances.load(f"{w.puzzle}/{w.name}")
-        record = api.solve(instance, None, smk.params.solver, time_limit=60, isolate=False)
-        print(f"{instance.name} on {record.solver}: {record.status} {record.message}".rstrip())
-        if record.solution is None or not record.checked:
-            _no_solution_picture(instance.name, f"{record.status} on {record.solver} {record.message}".strip(),
-                                 Path(smk.output.picture))
-        else:
-            record.picture(smk.output.picture)
-        print(f"drew {smk.output.picture}")
+        for path, name in zip(smk.output, smk.params.instances):
+            instance = instances.load(name)
+            record = api.solve(instance, None, smk.params.solver, time_limit=60, isolate=False)
+            print(f"{instance.name} on {record.solver}: {record.status} {record.message}".rstrip())
+            if record.solution is None or not record.checked:
+                _no_solution_picture(instance.name, f"{record.status} on {record.solver} {record.message}".strip(),
+                                     Path(path))
+            else:
+                record.picture(path)
+            print(f"drew {path}")
 
 
 def _no_solution_picture(name: str, why: str, path: Path) -> None:

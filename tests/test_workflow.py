@@ -276,7 +276,7 @@ def test_smoke_outputs_are_readable_by_the_group_and_whole(smoke):
 
 
 def test_every_job_writes_its_log(smoke):
-    rules = {"solve_batch": "batches", "generate_instance": "instances", "picture": "pictures",
+    rules = {"solve_batch": "batches", "generate_instances": "instances", "pictures": "pictures",
              "count": "counts", "environment": "environment", "report": "report"}
     for rule, where in rules.items():
         logs = list((smoke / "logs").glob(f"{where}/**/*.log")) + list((smoke / "logs").glob(f"{where}.log"))

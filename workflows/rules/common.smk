@@ -40,12 +40,12 @@ def manifests():
     return [f"{RESULTS}/batches/batch{i}.json" for i in range(len(BATCHES))]
 
 
-def generated_params(wildcards):
-    return GENERATED_BY_NAME[f"generated/{wildcards.generator}/{wildcards.stem}"]
+def drawable():
+    return experiment.drawable_instances(RUNS)
 
 
 def pictures():
-    return [f"{RESULTS}/pictures/{name}.png" for name in experiment.drawable_instances(RUNS)]
+    return [f"{RESULTS}/pictures/{name}.png" for name in drawable()]
 
 
 def count_records():

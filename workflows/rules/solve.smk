@@ -3,15 +3,15 @@
 # records of runs that finished before.
 
 
-rule generate_instance:
+# Jobs that each take a fraction of a second do it in one job: every job pays about two
+# seconds of Snakemake and Python start-up.
+rule generate_instances:
     output:
-        instance=f"{RESULTS}/instances/{{generator}}/{{stem}}.yaml",
+        [g.path(RESULTS) for g in GENERATED],
     params:
-        generator=lambda w: generated_params(w).generator,
-        seed=lambda w: generated_params(w).seed,
-        options=lambda w: dict(generated_params(w).options),
+        generated=[{"generator": g.generator, "seed": g.seed, "options": dict(g.options)} for g in GENERATED],
     log:
-        f"{RESULTS}/logs/instances/{{generator}}/{{stem}}.log",
+        f"{RESULTS}/logs/instances.log",
     conda:
         "../envs/pyomo-puzzles.yaml"
     script:
@@ -45,15 +45,14 @@ rule solve_batch:
         "../scripts/solve_batch.py"
 
 
-rule picture:
+rule pictures:
     output:
-        picture=f"{RESULTS}/pictures/{{puzzle}}/{{name}}.png",
+        pictures(),
     params:
+        instances=drawable(),
         solver="highs",
-    wildcard_constraints:
-        puzzle="[a-z_]+",
     log:
-        f"{RESULTS}/logs/pictures/{{puzzle}}/{{name}}.log",
+        f"{RESULTS}/logs/pictures.log",
     conda:
         "../envs/pyomo-puzzles.yaml"
     script:

@@ -1,5 +1,5 @@
-"""Snakemake script: generate one instance (seeded) into the results folder."""
+"""Snakemake script: generate the experiment's instances (seeded) into the results folder."""
 
-from pyomo_puzzles.workflow import generate_instance
+from pyomo_puzzles.workflow import generate_instances
 
-generate_instance(snakemake)  # noqa: F821 - provided by Snakemake
+generate_instances(snakemake)  # noqa: F821 - provided by Snakemake

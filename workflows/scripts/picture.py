@@ -1,5 +1,5 @@
-"""Snakemake script: solve an instance and draw its checked solution."""
+"""Snakemake script: solve the experiment's shipped instances and draw their checked solutions."""
 
-from pyomo_puzzles.workflow import draw_instance
+from pyomo_puzzles.workflow import draw_instances
 
-draw_instance(snakemake)  # noqa: F821 - provided by Snakemake
+draw_instances(snakemake)  # noqa: F821 - provided by Snakemake
