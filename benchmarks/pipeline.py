@@ -9,6 +9,9 @@ Two targets: the runs only (`tables/runs.parquet`) and the whole experiment (tab
 figures, report).
 
 Run:  python benchmarks/pipeline.py [--repeats 3] [--batch 16] [--cores 2]
+
+The default experiment's utilisation (pipeline wall time against the runs' wall times,
+core-seconds by rule, idle cores) is `benchmarks/utilisation.py`.
 """
 
 from __future__ import annotations
