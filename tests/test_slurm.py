@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,7 @@ SNAKEMAKE = Path(sys.executable).parent / "snakemake"
 def slurm_env():
     if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
         pytest.skip("snakemake-executor-plugin-slurm is not installed")
+    already_up = subprocess.run(["bash", str(SCRIPT), "status"], capture_output=True).returncode == 0
     started = subprocess.run(["bash", str(SCRIPT), "start"], capture_output=True, text=True, timeout=600)
     if started.returncode != 0:
         reason = (started.stderr.strip().splitlines() or ["no reason given"])[-1]
@@ -34,7 +36,8 @@ def slurm_env():
         name, _, value = line.removeprefix("export ").partition("=")
         env[name] = value.replace('"$PATH"', env["PATH"]).strip('"')
     yield env
-    subprocess.run(["bash", str(SCRIPT), "stop"], capture_output=True, timeout=300)
+    if not already_up:  # a cluster that was up before (someone else's) is left running
+        subprocess.run(["bash", str(SCRIPT), "stop"], capture_output=True, timeout=300)
 
 
 def test_smoke_experiment_through_the_slurm_executor(slurm_env, tmp_path):
@@ -43,11 +46,24 @@ def test_smoke_experiment_through_the_slurm_executor(slurm_env, tmp_path):
         [str(SNAKEMAKE), "--profile", "workflows/profiles/slurm", "--configfile", "workflows/config/smoke.yaml",
          "--config", f"results={results}"],
         cwd=ROOT, env=slurm_env, capture_output=True, text=True, timeout=1200)
-    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
-    assert "Job submitted" in done.stdout + done.stderr or "SLURM" in done.stdout + done.stderr
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-3000:]
     records = [json.loads(p.read_text()) for p in results.glob("runs/**/repeat1.json")]
     assert records and all(r["status"] == "optimal" and r["checked"] for r in records)
     assert (results / "report.md").exists() and (results / "tables/summary.tex").exists()
-    jobs = subprocess.run(["squeue", "-h", "-t", "all", "-o", "%j %T"], env=slurm_env, capture_output=True,
-                          text=True).stdout.split("\n")
-    assert any("COMPLETED" in line for line in jobs), jobs  # the rules really ran as SLURM jobs
+    assert list(results.glob("counts/**/*.json")) and list(results.glob("pictures/**/*.png"))
+    assert (results / "environment.json").exists()
+
+    # The rules really ran as SLURM jobs of this run (the plugin names them after its run ID),
+    # and the profile's grouping held: the counts, pictures and environment record in one
+    # job ("extras"), which asked for one CPU (its jobs run one after another), not three.
+    run_id = re.search(r"SLURM run ID: (\S+)", output)
+    assert run_id, output[-3000:]
+    jobs = subprocess.run(["squeue", "-h", "-t", "all", "--name", run_id.group(1), "-o", "%k|%T|%C"],
+                          env=slurm_env, capture_output=True, text=True).stdout.split()
+    jobs = [line.split("|") for line in jobs]
+    assert jobs and all(state == "COMPLETED" for _, state, _ in jobs), jobs
+    names = [comment.removeprefix("rule_").split("_wildcards_")[0] for comment, _, _ in jobs]
+    assert names.count("solve_batch") == len(list(results.glob("batches/batch*.json"))), names
+    assert not {"count", "pictures", "environment"} & set(names), names
+    assert [cpus for comment, _, cpus in jobs if comment.startswith("rule_extras_")] == ["1"], jobs
