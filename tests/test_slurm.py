@@ -55,8 +55,9 @@ def test_smoke_experiment_through_the_slurm_executor(slurm_env, tmp_path):
     assert (results / "environment.json").exists()
 
     # The rules really ran as SLURM jobs of this run (the plugin names them after its run ID),
-    # and the profile's grouping held: the counts, pictures and environment record in one
-    # job ("extras"), which asked for one CPU (its jobs run one after another), not three.
+    # and the profile's grouping held: the counts and pictures in one job ("extras"), which
+    # asked for one CPU (its jobs run one after another), not two. The generated instances,
+    # the environment record and the report are local rules: no SLURM job.
     run_id = re.search(r"SLURM run ID: (\S+)", output)
     assert run_id, output[-3000:]
     jobs = subprocess.run(["squeue", "-h", "-t", "all", "--name", run_id.group(1), "-o", "%k|%T|%C"],
@@ -65,5 +66,5 @@ def test_smoke_experiment_through_the_slurm_executor(slurm_env, tmp_path):
     assert jobs and all(state == "COMPLETED" for _, state, _ in jobs), jobs
     names = [comment.removeprefix("rule_").split("_wildcards_")[0] for comment, _, _ in jobs]
     assert names.count("solve_batch") == len(list(results.glob("batches/batch*.json"))), names
-    assert not {"count", "pictures", "environment"} & set(names), names
+    assert not {"count", "pictures", "environment", "generate_instances", "report"} & set(names), names
     assert [cpus for comment, _, cpus in jobs if comment.startswith("rule_extras_")] == ["1"], jobs
