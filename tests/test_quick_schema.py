@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pyomo_puzzles.core import instances, quick_schema, registry
-from test_fuzz import CONFIG_SCHEMA, QUICK, mutated, seed_configs, seed_instances
+from test_fuzz import CONFIG_SCHEMA, LONG, QUICK, long_budget, mutated, seed_configs, seed_instances
 
 
 def jsonschema_says_valid(data, schema) -> bool:
@@ -42,6 +42,28 @@ def test_agrees_with_jsonschema_on_fuzzed_configurations(data) -> None:
     schema = yaml.safe_load(CONFIG_SCHEMA.read_text())
     seed = data.draw(st.sampled_from(sorted(seed_configs())))
     _, tree = data.draw(mutated(seed_configs()[seed]))
+    agrees(tree, schema)
+
+
+@pytest.mark.fuzz
+@pytest.mark.timeout(3600)
+@settings(LONG, max_examples=long_budget(4000))
+@given(data=st.data())
+def test_agrees_with_jsonschema_long(data) -> None:
+    """The long run (``pytest -m fuzz tests/test_quick_schema.py``): data files and
+    configurations drawn alike; `event` counts the verdicts (--hypothesis-show-statistics)."""
+    from hypothesis import event
+
+    if data.draw(st.booleans()):
+        seed = data.draw(st.sampled_from(sorted(seed_instances())))
+        schema = registry.family(seed.split("/")[0]).schema
+        _, tree = data.draw(mutated(seed_instances()[seed]))
+    else:
+        seed = data.draw(st.sampled_from(sorted(seed_configs())))
+        schema = yaml.safe_load(CONFIG_SCHEMA.read_text())
+        _, tree = data.draw(mutated(seed_configs()[seed]))
+    quick = quick_schema.conforms(tree, schema)
+    event(f"quick {quick}, jsonschema {jsonschema_says_valid(tree, schema)}")
     agrees(tree, schema)
 
 
