@@ -39,6 +39,9 @@ def main() -> None:
         phases.setdefault(name, []).append(now - since)
         return now
 
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")  # as inside run.run with threads=1 (core.run)
     for _ in range(args.repeats):
         for instance in loaded:
             t = time.perf_counter()
