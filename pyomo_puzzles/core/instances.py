@@ -50,30 +50,27 @@ def _shipped_instances() -> dict[str, Path]:
     """The package's instance folders, scanned once per process."""
     found = {}
     for fam in registry.families().values():
-        if fam.instances_dir is None:
-            continue
-        for path in sorted(fam.instances_dir.rglob("*")):
+        found.update(_family_instances(fam.name, fam.instances_dir))
+    return found
+
+
+@lru_cache(maxsize=None)
+def _family_instances(name: str, folder: Path | None) -> dict[str, Path]:
+    """One family's shipped instances by name ``family/stem`` (its folder, scanned once)."""
+    found = {}
+    if folder is not None:
+        for path in sorted(folder.rglob("*")):
             if path.suffix in DATA_SUFFIXES:
-                stem = path.relative_to(fam.instances_dir).with_suffix("").as_posix()
-                found[f"{fam.name}/{stem}"] = path
+                found[f"{name}/{path.relative_to(folder).with_suffix('').as_posix()}"] = path
     return found
 
 
 def _shipped_file(key: str) -> Path | None:
-    """The file of the shipped instance `key` (``family/stem``), found in its own family's
-    folder only (without importing every family), or None."""
-    family_name, _, stem = key.partition("/")
-    parts = stem.split("/")
-    if not stem or any(part in ("", ".", "..") for part in parts):
-        return None
+    """The file of the shipped instance `key` (``family/stem``), looked up in its own
+    family's folder only (without importing every family), or None."""
+    family_name = key.partition("/")[0]
     fam = registry.find(family_name) if family_name.isidentifier() else None
-    if fam is None or fam.instances_dir is None:
-        return None
-    for suffix in DATA_SUFFIXES:
-        candidate = fam.instances_dir.joinpath(*parts[:-1], parts[-1] + suffix)
-        if is_file(candidate):
-            return candidate
-    return None
+    return None if fam is None else _family_instances(fam.name, fam.instances_dir).get(key)
 
 
 def is_file(path: Path) -> bool:
@@ -93,9 +90,6 @@ def resolve(name_or_path: str | Path) -> tuple[str | None, Path]:
     found = _shipped_file(key)
     if found is not None:
         return key, found
-    shipped = _shipped_instances()
-    if key in shipped:
-        return key, shipped[key]
     raise UserError(
         f"no instance '{name_or_path}': not a file and not a shipped instance "
         "(run 'pyomo-puzzles list' to see them)"
