@@ -23,6 +23,7 @@ Run:  python benchmarks/cli.py [--repeats 7] [--warm 5] [--compare REF] [--cold-
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
@@ -32,6 +33,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _compare import worktree
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOOR = [sys.executable, "-c", "import pyomo.environ, highspy, numpy"]
@@ -57,18 +60,12 @@ def timed(command: list[str], env: dict, cwd: Path) -> float:
     return elapsed
 
 
-def worktree(ref: str, into: Path) -> Path:
-    subprocess.run(["git", "worktree", "add", "--detach", str(into), ref], cwd=ROOT, check=True, capture_output=True)
-    return into
-
-
-def environments(args, scratch: Path) -> dict[str, dict]:
+def environments(args, scratch: Path, before: Path | None) -> dict[str, dict]:
     """The code versions to compare: 'now' (this checkout) and, with --compare, the REF."""
     base = dict(os.environ, PYOMO_PUZZLES_CACHE=str(scratch / "cache"))
     versions = {"now": dict(base, PYTHONPATH=str(ROOT))}
-    if args.compare:
-        tree = worktree(args.compare, scratch / "before")
-        versions[f"at {args.compare}"] = dict(base, PYTHONPATH=str(tree))
+    if before is not None:
+        versions[f"at {args.compare}"] = dict(base, PYTHONPATH=str(before))
     return versions
 
 
@@ -147,16 +144,12 @@ def main() -> None:
     print(f"# {os.cpu_count()} cores; {time.strftime('%Y-%m-%d %H:%M')}")
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
-        try:
-            versions = environments(args, scratch)
+        with worktree(args.compare, scratch / "before") if args.compare else contextlib.nullcontext() as before:
+            versions = environments(args, scratch, before)
             if args.only in (None, "whole"):
                 whole_process(args, versions, scratch)
             if args.only in (None, "first"):
                 first_against_warm(args, versions, scratch)
-        finally:
-            if args.compare:
-                subprocess.run(["git", "worktree", "remove", "--force", str(scratch / "before")], cwd=ROOT,
-                               capture_output=True)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ Run:  python benchmarks/utilisation.py [--cores 2] [--repeats 1] [--compare REF]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -34,6 +35,8 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+
+from _compare import worktree
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
@@ -115,12 +118,9 @@ def main() -> None:
         base = dict(os.environ, PYOMO_PUZZLES_CACHE=str(scratch / "cache"))
         (scratch / "cache").mkdir()
         trees = {"now": (ROOT, dict(base, PYTHONPATH=str(ROOT)))}
-        if args.compare:
-            before = scratch / "before"
-            subprocess.run(["git", "worktree", "add", "--detach", str(before), args.compare], cwd=ROOT, check=True,
-                           capture_output=True)
-            trees[f"at {args.compare}"] = (before, dict(base, PYTHONPATH=str(before)))
-        try:
+        with worktree(args.compare, scratch / "before") if args.compare else contextlib.nullcontext() as before:
+            if before is not None:
+                trees[f"at {args.compare}"] = (before, dict(base, PYTHONPATH=str(before)))
             warm_the_cache(trees["now"][1])
             measured: dict[str, list[dict]] = defaultdict(list)
             for repeat in range(args.repeats):
@@ -130,10 +130,6 @@ def main() -> None:
                     print(f"# {label}, repeat {repeat + 1}: {measured[label][-1]['wall']:.1f} s", flush=True)
             for label, runs in measured.items():
                 report(label, runs, args.cores)
-        finally:
-            if args.compare:
-                subprocess.run(["git", "worktree", "remove", "--force", str(scratch / "before")], cwd=ROOT,
-                               capture_output=True)
 
 
 if __name__ == "__main__":
