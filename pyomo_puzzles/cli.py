@@ -364,7 +364,7 @@ def parser() -> argparse.ArgumentParser:
                           help="instant_insanity: an instance proved to have no tower")
     generate.add_argument("--depth", type=_natural, help="rubik: optimal solution length of the scramble")
     generate.add_argument("--metric", help="rubik: htm or qtm (default htm)")
-    generate.add_argument("--size", type=_positive_int, help="rubik: 2 or 3 (default 2; the 3x3x3 up to depth 8)")
+    generate.add_argument("--size", type=_positive_int, help="rubik: 2 or 3 (default 2; the 3x3x3 up to depth 12)")
     generate.add_argument("--solver", "-s", default="highs")
     generate.add_argument("--output", "-o", help="write the instance (YAML) here")
     generate.set_defaults(func=cmd_generate)

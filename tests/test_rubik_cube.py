@@ -61,15 +61,52 @@ def test_pocket_cube_distance_distribution(metric, expected):
     assert table.distance(state) == (3 if metric == "htm" else 4)
 
 
-@pytest.mark.parametrize("metric, counts", [("htm", [1, 18, 243, 3240]), ("qtm", [1, 12, 114, 1068])])
-def test_3x3x3_states_near_solved_match_the_published_counts(metric, counts):
-    """States of the 3x3x3 at distance 0-3 (OEIS A080601 and A080602)."""
-    from collections import Counter
+# Published numbers of 3x3x3 states at distance 0..6: half turns OEIS A080601, quarter turns
+# OEIS A080583 (Jerry Bryan's table, jerrybryan.com/math/rubikresults.html).
+PUBLISHED_3X3X3_COUNTS = {"htm": [1, 18, 243, 3240, 43239, 574908, 7618438],
+                          "qtm": [1, 12, 114, 1068, 10011, 93840, 878880]}
 
-    from pyomo_puzzles.families.rubik import cubies
 
-    ball = distances._ball(cube.solved(3).astype("int8"), 3, cubies.moves(3, metric), 3)
-    assert [Counter(ball.values())[d] for d in range(4)] == counts
+@pytest.mark.parametrize("metric", ["htm", "qtm"])
+def test_3x3x3_ball_matches_the_published_counts(metric):
+    """The meet-in-the-middle ball: every state within 6 moves of solved, counted by distance."""
+    from pyomo_puzzles.families.rubik import middle
+
+    ball = middle.ball(metric)
+    assert ball.counts() == PUBLISHED_3X3X3_COUNTS[metric]
+    assert len(np.unique(np.asarray(ball.joined))) == sum(PUBLISHED_3X3X3_COUNTS[metric])  # no state twice
+
+
+def test_meet_in_the_middle_moves_agree_with_the_stickers():
+    """Its own cubie move tables against the sticker permutations, on random sequences."""
+    import random
+
+    from pyomo_puzzles.families.rubik import middle
+
+    rng = random.Random(11)
+    for metric in ("htm", "qtm"):
+        moves = middle.MOVES[metric]
+        for _ in range(60):
+            sequence = [rng.choice(moves) for _ in range(rng.randint(0, 20))]
+            state = middle.solved()[None, :]
+            for name in sequence:
+                state = middle.expand(state, metric)[moves.index(name)][None, :]
+            assert state[0].tolist() == middle.from_colours(cube.apply(cube.solved(3), sequence, 3)).tolist()
+
+
+def test_meet_in_the_middle_distances_of_known_states():
+    from pyomo_puzzles.families.rubik import middle
+
+    solved = cube.solved(3)
+    assert middle.distance(solved, "htm") == 0
+    # a sexy move (R U R' U') is 4 moves in both metrics; R2 is 1 half turn or 2 quarter turns
+    assert middle.distance(cube.apply(solved, ["R", "U", "R'", "U'"], 3), "htm") == 4
+    assert middle.distance(cube.apply(solved, ["R2", "U2"], 3), "qtm") == 4
+    # the superflip is 20 half turns from solved (Reid, 1995): beyond 12, so None
+    superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2".split()
+    assert middle.distance(cube.apply(solved, superflip, 3), "htm") is None
+    with pytest.raises(ValueError, match="colours no cubie has"):
+        middle.from_colours(np.zeros(54, dtype=np.int8))
 
 
 @pytest.mark.parametrize("n", [2, 3])

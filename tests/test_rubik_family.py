@@ -158,11 +158,19 @@ def test_a_solved_cube_needs_no_move(write_instance):
 
 # The 3x3x3 ----------------------------------------------------------------------------
 def test_shipped_3x3x3_scrambles_are_at_their_distance():
+    """Depth 1-8 once each, 9-12 three times each, in both metrics; meeting in the middle
+    (exact to 12) must find each at the distance its file states."""
+    from pyomo_puzzles.families.rubik import middle
+
     for metric in ("htm", "qtm"):
-        for depth in range(1, 9):
-            spec = instances.load(f"rubik/cube3_{metric}_depth_{depth:02d}").spec
-            assert spec.size == 3 and spec.known_distance == depth
-            assert distances.short_distance(spec.array(), 3, metric, (depth + 1) // 2) == depth
+        names = [n for n in shipped() if n.startswith(f"rubik/cube3_{metric}_")]
+        expected = [f"rubik/cube3_{metric}_depth_{d:02d}" for d in range(1, 9)]
+        expected += [f"rubik/cube3_{metric}_depth_{d:02d}_{k}" for d in range(9, 13) for k in (1, 2, 3)]
+        assert names == expected
+        for name in names:
+            spec = instances.load(name).spec
+            assert spec.size == 3 and spec.known_distance == int(name.split("_depth_")[1][:2])
+            assert middle.distance(spec.array(), metric) == spec.known_distance, name
 
 
 @pytest.mark.parametrize("metric", ["htm", "qtm"])

@@ -19,8 +19,8 @@ from pyomo_puzzles.families.rubik.spec import GODS_NUMBER
 N = 2
 FIXED_CORNER = cubies.HELD_CORNER
 METRICS = {metric: cubies.moves(N, metric) for metric in ("htm", "qtm")}
-DEEPEST_3X3X3 = 8
-"""The deepest 3x3x3 scramble whose distance `short_distance` checks here (radius 4)."""
+DEEPEST_3X3X3 = 12
+"""The deepest 3x3x3 scramble whose distance meeting in the middle checks (`middle.RADIUS` = 6)."""
 
 
 def deepest_generated(size: int, metric: str) -> int:
@@ -116,7 +116,7 @@ def scramble_at_depth(metric: str, depth: int, seed: int) -> list[str]:
 
 def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "highs", size: int = 2) -> dict:
     """A cube instance whose optimal solution has exactly `depth` moves in `metric`: on the
-    2x2x2 from the whole table, on the 3x3x3 (depth 1-8) by meeting in the middle."""
+    2x2x2 from the whole table, on the 3x3x3 (depth 0-12) by meeting in the middle (`middle`)."""
     from pyomo_puzzles.errors import UserError
 
     if metric not in METRICS:
@@ -138,54 +138,20 @@ def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "
 
 
 def scramble_3x3x3(metric: str, depth: int, seed: int) -> list[str]:
-    """Random 3x3x3 scrambles of `depth` moves until one is `depth` moves from solved."""
+    """Random 3x3x3 scrambles of `depth` moves (no face turned twice in a row) until one is
+    `depth` moves from solved (`middle.distance`)."""
     import random
 
+    from pyomo_puzzles.families.rubik import middle
+
     rng = random.Random(seed)
-    faces = cube.FACES
     powers = ("", "2", "'") if metric == "htm" else ("", "'")
     for _ in range(1000):
         moves: list[str] = []
         while len(moves) < depth:
-            move = rng.choice(faces) + rng.choice(powers)
+            move = rng.choice(cube.FACES) + rng.choice(powers)
             if not moves or move[0] != moves[-1][0]:
                 moves.append(move)
-        state = cube.apply(cube.solved(3), moves, 3)
-        if short_distance(state, 3, metric, (depth + 1) // 2) == depth:
+        if middle.distance(cube.apply(cube.solved(3), moves, 3), metric) == depth:
             return moves
     raise ValueError(f"no scramble of depth {depth} found")
-
-
-def _ball(centre: np.ndarray, n: int, moves: tuple[str, ...], radius: int) -> dict[bytes, int]:
-    """Every state within `radius` moves of `centre`, with its distance (breadth-first)."""
-    dests = [np.array(cube.move(n, m)) for m in moves]
-    seen = {centre.tobytes(): 0}
-    frontier = centre[None, :]
-    for depth in range(1, radius + 1):
-        moved = np.empty((len(dests) * len(frontier), frontier.shape[1]), dtype=frontier.dtype)
-        for k, dest in enumerate(dests):
-            moved[k * len(frontier):(k + 1) * len(frontier)][:, dest] = frontier
-        fresh = []
-        for row in moved:
-            key = row.tobytes()
-            if key not in seen:
-                seen[key] = depth
-                fresh.append(row)
-        if not fresh:
-            break
-        frontier = np.array(fresh)
-    return seen
-
-
-def short_distance(state: np.ndarray, n: int, metric: str, radius: int = 3) -> int | None:
-    """The distance of `state` from solved if it is at most 2 x `radius`, else None.
-
-    Meet in the middle, for cubes too big for a whole table (the 3x3x3): the states within
-    `radius` of solved and of `state`; the distance is the least d1 + d2 over the states in
-    both. Faces count as solved in the given colours (the 3x3x3's centres never move).
-    """
-    moves = cubies.moves(3, metric)  # all six faces
-    around_solved = _ball(cube.solved(n).astype(np.int8), n, moves, radius)
-    around_state = _ball(np.asarray(state, dtype=np.int8), n, moves, radius)
-    meetings = [d + around_solved[key] for key, d in around_state.items() if key in around_solved]
-    return min(meetings) if meetings else None
