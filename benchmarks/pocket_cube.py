@@ -1,6 +1,7 @@
 """Pocket cube (and 3x3x3): time to a proven-optimal solution against scramble depth, per
 formulation and solver, with a time limit (the shipped scrambles rubik/{htm,qtm}_depth_DD,
-and with --size 3 rubik/cube3_{htm,qtm}_depth_DD, depths 1-8).
+and with --size 3 rubik/cube3_{htm,qtm}_depth_DD, depths 1-8, then the first of the three
+shipped at each depth 9-12, rubik/cube3_{htm,qtm}_depth_DD_1).
 
 Each run is `pyomo_puzzles.core.run.run(instance, formulation, solver, time_limit=T)` in
 a process of its own. A run counts as proven if its status is optimal, its solution passed
@@ -30,6 +31,12 @@ def depths(text: str) -> list[int]:
     return list(range(int(low), int(high or low) + 1))
 
 
+def instance_name(prefix: str, metric: str, depth: int) -> str:
+    """The shipped scramble of that depth: `..._depth_DD`, or the first of several, `..._depth_DD_1`."""
+    name = f"{prefix}{metric}_depth_{depth:02d}"
+    return name if name in instances.shipped_instances() else f"{name}_1"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=2, choices=(2, 3))
@@ -56,7 +63,7 @@ def main() -> None:
                 if stopped:
                     cells.append(f"{'-':>7s}")
                     continue
-                instance = instances.load(f"{prefix}{args.metric}_depth_{depth:02d}")
+                instance = instances.load(instance_name(prefix, args.metric, depth))
                 try:
                     record = run.run(instance, formulation, solver, time_limit=args.time_limit)
                 except Exception as error:  # a formulation that does not apply to the metric

@@ -1,54 +1,94 @@
-"""Pocket cube: the projection-flow formulation on random states at one depth, per split.
+"""Rubik's cubes: random states proved optimal by integer programming, per distance and metric.
 
-For seeds 1..S, `distances.generate` makes a state whose distance from solved (breadth-first
-table) is exactly `--depth`; each is solved with `run.run(..., "projections", solver)` in
-this process, with each horizon split by its first m moves for every m in `--split`
-(`model_projections.SPLIT_MOVES`). A run counts only if it is optimal, checked by the
-independent simulator, and as long as the table's distance. The depth is not given to the
-model. Prints the median and max wall time per split, and the models solved per run.
+For each metric and each distance in ``--depths``, ``--states`` random states exactly that far
+from solved are made by `distances.generate` (seeds 1..S: random scrambles kept only if
+their distance is that distance: the breadth-first table on the 2x2x2, meeting in the middle
+on the 3x3x3, `middle`). Each is solved by ``--formulation`` on ``--solver`` in its own
+process under ``--time-limit`` (`run.run`, isolated: loading, building and every horizon
+count), without being told its distance. A state is proven if the run ends optimal, checked
+by the independent simulator, with as many moves as its distance.
 
-Run:  python benchmarks/pocket_cube_random.py [--metric htm] [--depth 11] [--states 20]
-                                              [--split 2] [--solver highs] [--time-limit 300]
+Prints per metric and distance: proven / tried, the median and max wall time of the runs
+(a run that is not proven counts as infinite), and the median number of models solved per
+state. ``--give-up K``: once K states of one distance are not proven, the deeper distances
+of that metric are not tried, and the table says so.
+
+Run:  python benchmarks/pocket_cube_random.py [--size 3] [--metrics htm,qtm] [--depths 9-12]
+                                              [--states 10] [--time-limit 300] [--split M]
+                                              [--solver highs] [--give-up 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import re
 import shlex
 import statistics
 import sys
+import time
 from pathlib import Path
 
 from pyomo_puzzles.core import instances, run
 from pyomo_puzzles.families.rubik import distances, model_projections
 
 
+def depth_range(text: str) -> list[int]:
+    low, _, high = text.partition("-")
+    return list(range(int(low), int(high or low) + 1))
+
+
+def models_solved(message: str) -> int | None:
+    found = re.search(r"(\d+) models solved", message or "")
+    return int(found.group(1)) if found else None
+
+
+def state(size: int, metric: str, depth: int, seed: int):
+    data = distances.generate(seed=seed, depth=depth, metric=metric, size=size)
+    return instances.from_data(data, Path(f"random_{size}_{metric}_{depth}_{seed}.yaml"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--metric", default="htm", choices=("htm", "qtm"))
-    parser.add_argument("--depth", type=int, default=11)
-    parser.add_argument("--states", type=int, default=20)
-    parser.add_argument("--split", default=None, help="comma-separated first-move splits (default: the model's)")
+    parser.add_argument("--size", type=int, default=3, choices=(2, 3))
+    parser.add_argument("--metrics", default="htm,qtm")
+    parser.add_argument("--depths", default="9-12", help="a distance or a range, e.g. 9-12")
+    parser.add_argument("--states", type=int, default=10)
+    parser.add_argument("--formulation", default="projections")
     parser.add_argument("--solver", default="highs")
     parser.add_argument("--time-limit", type=float, default=300.0)
+    parser.add_argument("--split", type=int, help="first moves split off each horizon (default: the model's)")
+    parser.add_argument("--give-up", type=int, default=3, metavar="K")
     args = parser.parse_args()
     print(f"# command: {shlex.join(['python', *sys.argv])}")
-    splits = [int(s) for s in args.split.split(",")] if args.split else [model_projections.SPLIT_MOVES[args.metric]]
-    loaded = [instances.from_data(distances.generate(seed=seed, depth=args.depth, metric=args.metric),
-                                  Path(f"random_{args.metric}_{args.depth}_{seed}.yaml"))
-              for seed in range(1, args.states + 1)]
-    print(f"{'split':>5s} {'proven':>8s} {'median s':>9s} {'max s':>7s} {'models (median)':>16s}")
-    for split in splits:
-        model_projections.SPLIT_MOVES[args.metric] = split
-        walls, models, proven = [], [], 0
-        for instance in loaded:
-            record = run.run(instance, "projections", args.solver, time_limit=args.time_limit, isolate=False)
-            ok = record.status == "optimal" and record.checked and record.objective == args.depth
-            proven += ok
-            walls.append(record.wall_time if ok else float("inf"))
-            models.append(int(record.message.split(": ")[1].split()[0]))
-        print(f"{split:5d} {proven:>4d}/{len(loaded):<3d} {statistics.median(walls):9.2f} {max(walls):7.2f} "
-              f"{statistics.median(models):16.0f}", flush=True)
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}; {args.size}x{args.size}x{args.size}, {args.formulation} on "
+          f"{args.solver}, time limit {args.time_limit:g} s per state, one state at a time")
+    print(f"{'metric':6s} {'distance':>8s} {'proven':>8s} {'median s':>9s} {'max s':>8s} {'models (median)':>16s}",
+          flush=True)
+    for metric in args.metrics.split(","):
+        if args.split is not None:
+            model_projections.SPLIT_MOVES[(args.size, metric)] = args.split
+        stopped = None
+        for depth in depth_range(args.depths):
+            if stopped is not None:
+                print(f"{metric:6s} {depth:8d} {'not tried: ' + stopped}", flush=True)
+                continue
+            walls, models, proven, failed = [], [], 0, 0
+            for seed in range(1, args.states + 1):
+                record = run.run(state(args.size, metric, depth, seed), args.formulation, args.solver,
+                                 time_limit=args.time_limit)
+                ok = record.status == "optimal" and record.checked and record.objective == depth
+                proven += ok
+                failed += not ok
+                walls.append(record.wall_time if ok else math.inf)
+                models.append(models_solved(record.message))
+                if failed >= args.give_up:
+                    stopped = f"{failed} states at distance {depth} not proven"
+                    break
+            counted = [m for m in models if m is not None]
+            median_models = f"{statistics.median(counted):.0f}" if counted else "-"
+            print(f"{metric:6s} {depth:8d} {proven:>4d}/{len(walls):<3d} {statistics.median(walls):9.2f} "
+                  f"{max(walls):8.2f} {median_models:>16s}", flush=True)
 
 
 if __name__ == "__main__":

@@ -88,6 +88,27 @@ def test_same_matrix_as_pyomos_compiler(name, formulation):
     assert fast.integer.tolist() == compiled.integer[order].tolist()
 
 
+def test_flow_rows_with_negative_terms_read_as_the_compiler_reads_them():
+    """The projection model's rows `out - in = supply` (`expressions.difference`: variables and
+    -1 monomials in one LinearExpression) take the reader's flat path; same matrix as Pyomo's."""
+    from pyomo_puzzles.families.rubik import model_projections
+
+    instance = instances.load("rubik/htm_depth_04")
+    form = run.choose_formulation(instance, "projections")
+    part = next(p for prefix in model_projections._prefixes(instance.spec, 1)
+                if (p := model_projections.part(instance.spec, prefix, 3)) is not None)
+    model = run.instantiate(form, part)
+    fast, compiled = read_linear_form(model), _compiled_linear_form(model)
+    assert fast is not None and -1.0 in fast.value.tolist()
+    by_name = {v.name: i for i, v in enumerate(compiled.columns)}
+    order = [by_name[v.name] for v in fast.columns]
+
+    def rows(form, matrix):
+        return sorted((tuple(r), lo, hi) for r, lo, hi in zip(matrix.tolist(), form.row_lower, form.row_upper)
+                      if any(r))
+    assert rows(fast, dense(fast)) == rows(compiled, dense(compiled)[:, order])
+
+
 def test_missing_bounds_are_infinite_and_integrality_is_per_variable():
     m = pyo.ConcreteModel()
     m.free = pyo.Var()                                     # no bounds at all

@@ -118,10 +118,13 @@ def _append_terms(expr, row: int, term_rows: list, term_vars: list, term_coefs: 
     """Append the terms of `expr` as row `row`; return its constant."""
     if expr.__class__ is LinearExpression:
         args = expr.args
-        if set(map(type, args)) == {VarData}:  # the common case: a sum of variables
+        kinds = set(map(type, args))
+        if kinds == {VarData}:  # the common case: a sum of variables
             term_vars.extend(args)
             term_coefs.extend([1.0] * len(args))
             term_rows.extend([row] * len(args))
+            return 0.0
+        if kinds == {VarData, MonomialTermExpression} and _append_monomials(args, row, term_rows, term_vars, term_coefs):
             return 0.0
     constant, terms = _terms(expr)
     for coefficient, var in terms:
@@ -129,6 +132,26 @@ def _append_terms(expr, row: int, term_rows: list, term_vars: list, term_coefs: 
         term_coefs.append(coefficient)
         term_rows.append(row)
     return constant
+
+
+def _append_monomials(args, row: int, term_rows: list, term_vars: list, term_coefs: list) -> bool:
+    """Append a flat sum of variables and constant-coefficient monomials (a flow's out minus
+    in); False, appending nothing, if a coefficient is not a plain number."""
+    variables, coefficients = [], []
+    for arg in args:
+        if arg.__class__ is VarData:
+            variables.append(arg)
+            coefficients.append(1.0)
+            continue
+        coefficient, var = arg.args
+        if coefficient.__class__ not in native_numeric_types or var.__class__ is not VarData:
+            return False
+        variables.append(var)
+        coefficients.append(coefficient)
+    term_vars.extend(variables)
+    term_coefs.extend(coefficients)
+    term_rows.extend([row] * len(variables))
+    return True
 
 
 def first_use_numbering(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

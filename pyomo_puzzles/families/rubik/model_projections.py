@@ -53,6 +53,7 @@ proved infeasible, so the first solution found is optimal.
 from __future__ import annotations
 
 import itertools
+from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -61,7 +62,7 @@ import numpy as np
 import pyomo.environ as pyo
 
 from pyomo_puzzles.core import cache
-from pyomo_puzzles.core.expressions import total
+from pyomo_puzzles.core.expressions import difference, total
 from pyomo_puzzles.core.registry import Stage
 from pyomo_puzzles.families.rubik import cube, cubies, model_pieces
 from pyomo_puzzles.families.rubik.spec import GODS_NUMBER, CubeState
@@ -252,16 +253,24 @@ def build_model() -> pyo.AbstractModel:
     model.STEPS = pyo.Set(doc="T: steps 0..h-1")
     model.MOVES_AT = pyo.Set(dimen=2, doc="KT: (t, k), the moves every network makes at step t")
     model.WASTED_PAIRS = pyo.Set(dimen=4, doc="W: (t, k, t+1, k') that waste a move")
+    model.PATTERNS = pyo.Set(doc="J")
     model.NODES = pyo.Set(dimen=3, doc="N: (j, t, s) pattern j is s after step t")
     model.ARCS = pyo.Set(dimen=5, doc="A: (j, t, s, k, s'), move k at step t takes s to s'")
-    model.OUT = pyo.Set(model.NODES, dimen=5, doc="arcs out of a node")
-    model.IN = pyo.Set(model.NODES, dimen=5, doc="arcs into a node")
-    model.PATTERNS = pyo.Set(doc="J")
-    model.MAKING = pyo.Set(model.PATTERNS, model.MOVES_AT, dimen=5, doc="pattern j's arcs of move k at step t")
     model.supply = pyo.Param(model.NODES, default=0, doc="+1 at the scramble's pattern, -1 at the solved one")
 
     model.y = pyo.Var(model.MOVES_AT, domain=pyo.Binary, doc="step t is move k")
     model.f = pyo.Var(model.ARCS, bounds=(0, 1), doc="the pattern's path uses the arc")
+
+    @model.BuildAction()
+    def arcs_by_end_and_move(m):
+        """OUT(n), IN(n): the arcs that leave and enter node n; MAKING(j, t, k): pattern j's
+        arcs of move k at step t (read off A here rather than given as data: one Pyomo set
+        per node would be most of the build time)."""
+        m.OUT, m.IN, m.MAKING = defaultdict(list), defaultdict(list), defaultdict(list)
+        for (j, t, s, k, u), flow in m.f.items():
+            m.OUT[j, t, s].append(flow)
+            m.IN[j, t + 1, u].append(flow)
+            m.MAKING[j, t, k].append(flow)
 
     @model.Constraint(model.STEPS)
     def one_move_per_step(m, t):
@@ -273,11 +282,11 @@ def build_model() -> pyo.AbstractModel:
 
     @model.Constraint(model.NODES)
     def one_path_per_pattern(m, j, t, s):
-        return total([*(m.f[a] for a in m.OUT[j, t, s]), *(-m.f[a] for a in m.IN[j, t, s])]) == m.supply[j, t, s]
+        return difference(m.OUT[j, t, s], m.IN[j, t, s]) == m.supply[j, t, s]
 
     @model.Constraint(model.PATTERNS, model.MOVES_AT)
     def paths_make_the_chosen_moves(m, j, t, k):
-        return total(m.f[a] for a in m.MAKING[j, t, k]) == m.y[t, k]
+        return total(m.MAKING[j, t, k]) == m.y[t, k]
 
     model.feasibility = pyo.Objective(expr=0, sense=pyo.minimize)
     return model
@@ -289,30 +298,23 @@ def model_data(p: Part) -> dict:
     wasted = [(t, a, t + 1, b) for t in range(p.horizon - 1)
               for a in (moves[k] for k in p.allowed[t]) for b in (moves[k] for k in p.allowed[t + 1])
               if cubies.wasteful(p.spec.size, p.spec.metric, a, b)]
-    arcs, out, into, making, supply = [], {}, {}, {}, {}
+    arcs, nodes, supply = [], set(), {}
     for j, network in enumerate(p.arcs):
         for t, (src, mv, dst) in enumerate(network):
-            for s, k, u in zip(src.tolist(), mv.tolist(), dst.tolist()):
-                if k not in p.allowed[t]:
-                    continue
-                arc = (j, t, s, moves[k], u)
-                arcs.append(arc)
-                out.setdefault((j, t, s), []).append(arc)
-                into.setdefault((j, t + 1, u), []).append(arc)
-                making.setdefault((j, t, moves[k]), []).append(arc)
+            allowed = np.isin(mv, sorted(p.allowed[t]))
+            for s, k, u in zip(src[allowed].tolist(), mv[allowed].tolist(), dst[allowed].tolist()):
+                arcs.append((j, t, s, moves[k], u))
+                nodes.add((j, t, s))
+                nodes.add((j, t + 1, u))
         supply[(j, 0, p.starts[j])] = 1
         supply[(j, p.horizon, patterns(p.spec)[j].solved)] = -1
-    nodes = sorted(set(out) | set(into))
     return {None: {
         "STEPS": {None: list(range(p.horizon))},
         "MOVES_AT": {None: moves_at},
         "WASTED_PAIRS": {None: wasted},
-        "NODES": {None: nodes},
-        "ARCS": {None: arcs},
-        "OUT": {n: out.get(n, []) for n in nodes},
-        "IN": {n: into.get(n, []) for n in nodes},
         "PATTERNS": {None: list(range(len(p.arcs)))},
-        "MAKING": {(j, t, k): making.get((j, t, k), []) for j in range(len(p.arcs)) for (t, k) in moves_at},
+        "NODES": {None: sorted(nodes)},
+        "ARCS": {None: arcs},
         "supply": supply,
     }}
 
