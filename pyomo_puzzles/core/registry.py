@@ -31,7 +31,8 @@ class Stage:
     increasing objective, so the first solution found is optimal once every earlier
     stage's parts were infeasible. `parts` are specs for `model_data` and `decode`;
     `settled` counts parts the formulation proved empty without a solver; `solution`, if
-    given, answers the stage without any model (e.g. a cube that is solved already)."""
+    given, answers the stage without any model (e.g. a cube that is solved already). Parts
+    must be independent: a run with threads > 1 solves several at once (`core.parts`)."""
 
     objective: float
     parts: list

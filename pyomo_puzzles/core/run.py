@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import multiprocessing
 import os
@@ -40,7 +41,9 @@ class RunOptions:
     model as built, k >= 1 for the k-th reproducible permutation of its rows and columns;
     gap: relative optimality gap at which the solver may stop (None: its default);
     memory_limit_mb: resident memory of the run (solver processes included) past which it
-    is stopped with status ``memory_limit``; only for isolated runs."""
+    is stopped with status ``memory_limit``; only for isolated runs; threads: the solver's
+    threads, or, for a formulation solved in stages, how many parts are solved at once (in
+    forked processes, one solver thread each; `core.parts`)."""
 
     time_limit: float | None = 60.0
     threads: int | None = 1
@@ -170,8 +173,18 @@ def _run_in_process(instance: Instance, form: registry.Formulation, solver: str,
 
 def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formulation, solver: str,
                      options: RunOptions, started: float) -> None:
-    """Solve the formulation's stages' parts in turn until one has a solution (see
-    `registry.Stage`); the time limit covers all of them."""
+    """Solve the formulation's stages' parts until one has a solution (see `registry.Stage`);
+    the time limit covers all of them. With ``threads`` above 1 the parts of a stage are
+    solved in that many processes at once, each solver on one thread (`core.parts`)."""
+    from pyomo_puzzles.core import parts
+
+    workers = options.threads or 1
+    per_part = options if workers <= 1 else dataclasses.replace(options, threads=1)
+
+    def one(part) -> parts.PartResult:
+        return parts.solve_part(form, part, lambda model, left: _session(solver, model, per_part, left).solve(),
+                                lambda: _left(options, started))
+
     solver_time, build_time, nodes, models, settled, objectives = 0.0, 0.0, 0, 0, 0, []
     record.status, found = "infeasible", None
     for stage in form.stages(instance.spec):
@@ -179,25 +192,20 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
         settled += stage.settled
         record.bound = stage.objective  # every earlier stage was proved to have no solution
         found = stage.solution
-        for part in stage.parts if found is None else ():
-            remaining = _left(options, started)
-            if remaining is not None and remaining <= 0:
-                record.status, record.message = "time_limit", "time limit reached between models"
+        answers = parts.results(stage.parts if found is None else [], one, workers)
+        for answer in answers:
+            models += answer.solved
+            solver_time += answer.solver_time
+            build_time += answer.build_time
+            nodes += answer.nodes
+            if answer.solution is not None:
+                found = answer.solution
                 break
-            built = time.perf_counter()
-            model = instantiate(form, part)
-            build_time += time.perf_counter() - built
-            outcome = _session(solver, model, options, remaining).solve()
-            models += 1
-            solver_time += outcome.solver_time or 0.0
-            nodes += outcome.nodes or 0
-            if outcome.has_solution:
-                found = form.decode(part, model)
+            if answer.status != "infeasible":
+                record.status = answer.status if answer.status in ("time_limit", "licence_limit", "error") else "error"
+                record.message = answer.message or f"a part ended {answer.status}"
                 break
-            if outcome.status != "infeasible":
-                record.status = outcome.status if outcome.status in ("time_limit", "licence_limit", "error") else "error"
-                record.message = outcome.message or f"a part ended {outcome.status}"
-                break
+        answers.close()  # stops the parts still being solved
         if found is not None:
             record.status, record.objective = "optimal", stage.objective
             break

@@ -1,0 +1,52 @@
+"""A staged formulation's parts solved in parallel processes (a run's threads > 1)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from pyomo_puzzles.core import instances, parts, run
+from pyomo_puzzles.families.rubik import checker
+
+
+def own_descendants() -> list[int]:
+    return parts._descendants(os.getpid())
+
+
+@pytest.mark.parametrize("name, distance", [("rubik/htm_depth_08", 8), ("rubik/cube3_qtm_depth_08", 8)])
+def test_parallel_parts_prove_the_known_distance(name, distance):
+    instance = instances.load(name)
+    record = run.run(instance, "projections", "highs", time_limit=120, threads=2, isolate=False)
+    assert record.status == "optimal" and record.checked, record.message
+    assert record.objective == distance == checker.length(record.solution["moves"], instance.spec.metric)
+    assert record.bound == distance
+    assert own_descendants() == []  # the workers still solving when the answer came were killed
+
+
+def test_parallel_and_serial_runs_settle_the_same_parts():
+    instance = instances.load("rubik/htm_depth_07")
+    serial = run.run(instance, "projections", "highs", time_limit=120, threads=1, isolate=False)
+    parallel = run.run(instance, "projections", "highs", time_limit=120, threads=2, isolate=False)
+    assert serial.objective == parallel.objective == 7
+    settled = [record.message.split(", ")[1] for record in (serial, parallel)]
+    assert settled[0] == settled[1]  # "N parts settled without a solver": the same stages were reached
+
+
+def test_parallel_parts_stop_at_the_time_limit():
+    instance = instances.load("rubik/cube3_htm_depth_10_1")
+    record = run.run(instance, "projections", "highs", time_limit=3, threads=2)
+    assert record.status == "time_limit", record.message
+    assert record.wall_time < 3 + run.GRACE_SECONDS
+
+
+def test_a_part_that_raises_is_reported_not_hung():
+    def one(part):
+        if part == 2:
+            raise ValueError("broken part")
+        return parts.PartResult("infeasible")
+
+    answers = list(parts.results([1, 2, 3], one, workers=2))
+    assert sorted(a.status for a in answers) == ["error", "infeasible", "infeasible"]
+    assert any("ValueError: broken part" in (a.message or "") for a in answers)
+    assert own_descendants() == []
