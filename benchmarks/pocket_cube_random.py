@@ -10,12 +10,12 @@ by the independent simulator, with as many moves as its distance.
 
 Prints per metric and distance: proven / tried, the median and max wall time of the runs
 (a run that is not proven counts as infinite), and the median number of models solved per
-state. ``--give-up K``: once K states of one distance are not proven, the deeper distances
+state. ``--threads N`` solves N parts of a horizon at once (`core.parts`). ``--give-up K``: once K states of one distance are not proven, the deeper distances
 of that metric are not tried, and the table says so.
 
 Run:  python benchmarks/pocket_cube_random.py [--size 3] [--metrics htm,qtm] [--depths 9-12]
                                               [--states 10] [--time-limit 300] [--split M]
-                                              [--solver highs] [--give-up 3]
+                                              [--solver highs] [--give-up 3] [--threads 1]
 """
 
 from __future__ import annotations
@@ -59,10 +59,12 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=300.0)
     parser.add_argument("--split", type=int, help="first moves split off each horizon (default: the model's)")
     parser.add_argument("--give-up", type=int, default=3, metavar="K")
+    parser.add_argument("--threads", type=int, default=1, help="parts solved at once (default 1)")
     args = parser.parse_args()
     print(f"# command: {shlex.join(['python', *sys.argv])}")
     print(f"# {time.strftime('%Y-%m-%d %H:%M')}; {args.size}x{args.size}x{args.size}, {args.formulation} on "
-          f"{args.solver}, time limit {args.time_limit:g} s per state, one state at a time")
+          f"{args.solver}, time limit {args.time_limit:g} s per state, one state at a time, "
+          f"{args.threads} part(s) at once, split {args.split if args.split is not None else 'default'}")
     print(f"{'metric':6s} {'distance':>8s} {'proven':>8s} {'median s':>9s} {'max s':>8s} {'models (median)':>16s}",
           flush=True)
     for metric in args.metrics.split(","):
@@ -76,7 +78,7 @@ def main() -> None:
             walls, models, proven, failed = [], [], 0, 0
             for seed in range(1, args.states + 1):
                 record = run.run(state(args.size, metric, depth, seed), args.formulation, args.solver,
-                                 time_limit=args.time_limit)
+                                 time_limit=args.time_limit, threads=args.threads)
                 ok = record.status == "optimal" and record.checked and record.objective == depth
                 proven += ok
                 failed += not ok

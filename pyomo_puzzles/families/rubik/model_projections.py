@@ -73,7 +73,7 @@ PATTERNS = {
         ("edge", (0, 1, 2, 3)), ("edge", (4, 5, 6, 7)), ("edge", (8, 9, 10, 11))),
 }
 """Per cube size: (kind, cubies) of each pattern; together they cover every cubie that moves."""
-SPLIT_MOVES = {(2, "htm"): 2, (2, "qtm"): 3, (3, "htm"): 1, (3, "qtm"): 2}
+SPLIT_MOVES = {(2, "htm"): 2, (2, "qtm"): 3, (3, "htm"): 2, (3, "qtm"): 3}
 """Each horizon is split into parts by this many first moves (see docs/pocket_cube.md)."""
 
 
