@@ -110,18 +110,11 @@ def _kill_with_descendants(pid: int | None) -> None:
 
 
 def _descendants(pid: int) -> list[int]:
+    from pyomo_puzzles.core.run import process_stats
+
     children: dict[int, list[int]] = {}
-    with contextlib.suppress(OSError):
-        for entry in os.scandir("/proc"):
-            if not entry.name.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                    stat = handle.read()
-            except OSError:
-                continue
-            parent = int(stat[stat.rfind(b")") + 2:].split()[1])
-            children.setdefault(parent, []).append(int(entry.name))
+    for child, fields in process_stats():
+        children.setdefault(int(fields[1]), []).append(child)
     found, frontier = [], [pid]
     while frontier:
         frontier = [child for p in frontier for child in children.get(p, [])]

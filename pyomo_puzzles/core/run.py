@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pyomo.environ as pyo
 
@@ -231,13 +231,13 @@ def _own_peak_memory_mb() -> float:
     return (self_kb + children_kb + helpers_kb) / 1024
 
 
-def _group_members(group: int) -> list[int]:
-    """The live processes of a process group (a scan of /proc; empty where there is none)."""
-    members = []
+def process_stats() -> Iterator[tuple[int, list[bytes]]]:
+    """(pid, the fields of /proc/pid/stat after the command name: state, ppid, pgrp, ...) of
+    every live process (none where there is no /proc)."""
     try:
         entries = os.scandir("/proc")
     except OSError:
-        return members
+        return
     for entry in entries:
         if not entry.name.isdigit():
             continue
@@ -246,10 +246,12 @@ def _group_members(group: int) -> list[int]:
                 stat = handle.read()
         except OSError:
             continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if int(fields[2]) == group:
-            members.append(int(entry.name))
-    return members
+        yield int(entry.name), stat[stat.rfind(b")") + 2:].split()
+
+
+def _group_members(group: int) -> list[int]:
+    """The live processes of a process group (a scan of /proc; empty where there is none)."""
+    return [pid for pid, fields in process_stats() if int(fields[2]) == group]
 
 
 def _status_kb(pid: int, key: bytes) -> int:
