@@ -10,12 +10,19 @@ by the independent simulator, with as many moves as its distance.
 
 Prints per metric and distance: proven / tried, the median and max wall time of the runs
 (a run that is not proven counts as infinite), and the median number of models solved per
-state. ``--threads N`` solves N parts of a horizon at once (`core.parts`). ``--give-up K``: once K states of one distance are not proven, the deeper distances
-of that metric are not tried, and the table says so.
+state. ``--threads N`` solves N parts of a horizon at once (`core.parts`). ``--give-up K``:
+once K states of one distance are not proven, the deeper distances of that metric are not
+tried, and the table says so.
+
+Levers of the 3x3x3 projection model, to measure one at a time: ``--split M`` (at least M
+first moves per part), ``--longest-part N`` (0: no cap on the moves left to a part),
+``--lookahead K`` (0: prefixes bounded by their own patterns only) and
+``--four-cubie-patterns`` (the pattern sets used before the five-cubie ones).
 
 Run:  python benchmarks/pocket_cube_random.py [--size 3] [--metrics htm,qtm] [--depths 9-12]
                                               [--states 10] [--time-limit 300] [--split M]
                                               [--solver highs] [--give-up 3] [--threads 1]
+                                              [--longest-part N] [--lookahead K] [--four-cubie-patterns]
 """
 
 from __future__ import annotations
@@ -33,19 +40,43 @@ from pyomo_puzzles.core import instances, run
 from pyomo_puzzles.families.rubik import distances, model_projections
 
 
+FOUR_CUBIE_PATTERNS = (("corner", (0, 1, 2, 3)), ("corner", (4, 5, 6, 7)),
+                       ("edge", (0, 1, 2, 3)), ("edge", (4, 5, 6, 7)), ("edge", (8, 9, 10, 11)))
+
+
 def depth_range(text: str) -> list[int]:
     low, _, high = text.partition("-")
     return list(range(int(low), int(high or low) + 1))
 
 
-def models_solved(message: str) -> int | None:
-    found = re.search(r"(\d+) models solved", message or "")
+def count_in(message: str, what: str) -> int | None:
+    """The number before `what` in a staged run's message ("12 models solved, 3 parts settled ...")."""
+    found = re.search(rf"(\d+) {what}", message or "")
     return int(found.group(1)) if found else None
+
+
+def median_of(numbers: list[int | None]) -> str:
+    counted = [n for n in numbers if n is not None]
+    return f"{statistics.median(counted):.0f}" if counted else "-"
 
 
 def state(size: int, metric: str, depth: int, seed: int):
     data = distances.generate(seed=seed, depth=depth, metric=metric, size=size)
     return instances.from_data(data, Path(f"random_{size}_{metric}_{depth}_{seed}.yaml"))
+
+
+def set_levers(args) -> None:
+    if args.lookahead is not None:
+        model_projections.LOOKAHEAD = args.lookahead
+    if args.four_cubie_patterns:
+        model_projections.PATTERNS[3] = FOUR_CUBIE_PATTERNS
+    for metric in args.metrics.split(","):
+        if args.split is not None:
+            model_projections.SPLIT_MOVES[(args.size, metric)] = args.split
+        if args.longest_part == 0:
+            model_projections.LONGEST_PART.pop((args.size, metric), None)
+        elif args.longest_part is not None:
+            model_projections.LONGEST_PART[(args.size, metric)] = args.longest_part
 
 
 def main() -> None:
@@ -60,22 +91,31 @@ def main() -> None:
     parser.add_argument("--split", type=int, help="first moves split off each horizon (default: the model's)")
     parser.add_argument("--give-up", type=int, default=3, metavar="K")
     parser.add_argument("--threads", type=int, default=1, help="parts solved at once (default 1)")
+    parser.add_argument("--longest-part", type=int, help="most moves left to a part (0: no cap; default: the model's)")
+    parser.add_argument("--lookahead", type=int, help="moves of lookahead bounding prefixes (default: the model's)")
+    parser.add_argument("--four-cubie-patterns", action="store_true", help="the 3x3x3 patterns of four cubies")
     args = parser.parse_args()
+    set_levers(args)
     print(f"# command: {shlex.join(['python', *sys.argv])}")
     print(f"# {time.strftime('%Y-%m-%d %H:%M')}; {args.size}x{args.size}x{args.size}, {args.formulation} on "
           f"{args.solver}, time limit {args.time_limit:g} s per state, one state at a time, "
           f"{args.threads} part(s) at once, split {args.split if args.split is not None else 'default'}")
-    print(f"{'metric':6s} {'distance':>8s} {'proven':>8s} {'median s':>9s} {'max s':>8s} {'models (median)':>16s}",
+    print(f"# levers: lookahead {model_projections.LOOKAHEAD}, longest part {model_projections.LONGEST_PART}, "
+          f"{'four' if args.four_cubie_patterns else 'five'}-cubie patterns")
+    print(f"{'metric':6s} {'distance':>8s} {'proven':>8s} {'median s':>9s} {'max s':>8s} {'models (median)':>16s} "
+          f"{'settled (median)':>17s}",
           flush=True)
     for metric in args.metrics.split(","):
-        if args.split is not None:
-            model_projections.SPLIT_MOVES[(args.size, metric)] = args.split
+        built = time.perf_counter()
+        model_projections.patterns(state(args.size, metric, 1, 1).spec)
+        print(f"# {metric} pattern tables ready in {time.perf_counter() - built:.1f} s (built once, then read "
+              "from the disk cache: not part of any run's time)", flush=True)
         stopped = None
         for depth in depth_range(args.depths):
             if stopped is not None:
                 print(f"{metric:6s} {depth:8d} {'not tried: ' + stopped}", flush=True)
                 continue
-            walls, models, proven, failed = [], [], 0, 0
+            walls, models, settled, proven, failed = [], [], [], 0, 0
             for seed in range(1, args.states + 1):
                 record = run.run(state(args.size, metric, depth, seed), args.formulation, args.solver,
                                  time_limit=args.time_limit, threads=args.threads)
@@ -83,14 +123,14 @@ def main() -> None:
                 proven += ok
                 failed += not ok
                 walls.append(record.wall_time if ok else math.inf)
-                models.append(models_solved(record.message))
+                models.append(count_in(record.message, "models solved"))
+                settled.append(count_in(record.message, "parts settled"))
                 if failed >= args.give_up:
                     stopped = f"{failed} states at distance {depth} not proven"
                     break
-            counted = [m for m in models if m is not None]
-            median_models = f"{statistics.median(counted):.0f}" if counted else "-"
+            median_models, median_settled = (median_of(numbers) for numbers in (models, settled))
             print(f"{metric:6s} {depth:8d} {proven:>4d}/{len(walls):<3d} {statistics.median(walls):9.2f} "
-                  f"{max(walls):8.2f} {median_models:>16s}", flush=True)
+                  f"{max(walls):8.2f} {median_models:>16s} {median_settled:>17s}", flush=True)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from pyomo_puzzles.core import instances, run
@@ -180,3 +181,47 @@ def test_projection_model_proves_short_3x3x3_scrambles_optimal(metric):
         record = run.run(instance, "projections", "highs", time_limit=120, isolate=False)
         assert record.status == "optimal" and record.checked, (depth, record.message)
         assert record.objective == depth == checker.length(record.solution["moves"], metric)
+
+
+def test_five_cubie_patterns_are_complete_and_move_like_the_stickers():
+    """Every placement of five cubies is reached from solved (8·7·6·5·4·3^5 for corners,
+    12·11·10·9·8·2^5 for edges), and a move acts on a pattern's code as on the stickers."""
+    import random
+
+    from pyomo_puzzles.families.rubik import cubies, model_projections
+
+    for kind, count in (("corner", 8 * 7 * 6 * 5 * 4 * 3 ** 5), ("edge", 12 * 11 * 10 * 9 * 8 * 2 ** 5)):
+        assert (model_projections.pattern(3, "htm", kind, (0, 1, 2, 3, 4)).to_solved >= 0).sum() == count
+    rng = random.Random(3)
+    moves = cubies.moves(3, "htm")
+    for pat in model_projections.patterns(instances.load("rubik/cube3_htm_depth_09_1").spec):
+        for _ in range(20):
+            state = cube.apply(cube.solved(3), [rng.choice(moves) for _ in range(12)], 3)
+            k = rng.randrange(len(moves))
+            before = pat.code({kind: cubies.labels(state, 3, kind) for kind in ("corner", "edge")})
+            after = cube.apply(state, [moves[k]], 3)
+            expected = pat.code({kind: cubies.labels(after, 3, kind) for kind in ("corner", "edge")})
+            assert pat.after(np.array([k]), np.array([before]))[0] == expected
+
+
+@pytest.mark.parametrize("name, length", [("rubik/cube3_htm_depth_07", 2), ("rubik/cube3_qtm_depth_07", 2)])
+def test_the_prefix_bound_drops_no_prefix_of_an_optimal_solution(name, length):
+    """A first-moves prefix the pattern bound drops must not start an optimal solution
+    whose next move wastes nothing: meeting in the middle (no pattern, no model) finds the
+    state after it, or after each such next move, too far from solved. The canonical
+    sequences of 4 half turns are 43,254."""
+    from pyomo_puzzles.families.rubik import cubies, middle, model_projections
+
+    spec = instances.load(name).spec
+    horizon, moves = spec.known_distance, cubies.moves(3, spec.metric)
+    kept = {prefix for prefix, _ in model_projections.live_prefixes(spec, horizon, length)}
+    dropped = [p for p in model_projections._prefixes(spec, length) if p not in kept]
+    assert kept and dropped
+    for prefix in dropped:
+        after = cube.apply(spec.array(), list(prefix), 3)
+        if middle.distance(after, spec.metric) > horizon - length:
+            continue
+        for move in (m for m in moves if not cubies.wasteful(3, spec.metric, prefix[-1], m)):
+            assert middle.distance(cube.apply(after, [move], 3), spec.metric) > horizon - length - 1, (prefix, move)
+    if spec.metric == "htm":
+        assert model_projections.prefix_count(spec, 4) == 43_254 == len(model_projections._prefixes(spec, 4))

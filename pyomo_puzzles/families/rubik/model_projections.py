@@ -17,9 +17,12 @@ scramble's pattern in t moves through patterns that could still be solved in tim
 only if it leads on to the solved pattern in the remaining h - t moves. What is left of each
 network is small; it is the model.
 
-The 3x3x3 is the same model over five patterns (`cubies` reads its corners and edges off
-the sticker geometry): corners {0..3} and {4..7} (136,080 patterns each), edges {0..3},
-{4..7} and {8..11} (190,080 each), all six faces turning, the centres fixed.
+The 3x3x3 is the same model over five patterns of five cubies (`cubies` reads its corners
+and edges off the sticker geometry): corners {0..4} and {3..7} (1,632,960 patterns each),
+edges {0..4}, {4..8} and {7..11} (3,041,280 each), all six faces turning, the centres
+fixed. Moves act on a pattern's code digit by digit, so only its distances are stored
+(8 MB a pattern); four-cubie patterns made networks ten times as large and pruned almost
+no first moves (docs/pocket_cube.md).
 
 Sets
     K                      the moves of the metric (U, R and F turns);  T = {0..h-1}  steps
@@ -45,9 +48,13 @@ Solved as a sequence of such models (`stages`): iterative deepening over h, from
 largest pattern distance of the scramble up to God's number (11 half turns, 14 quarter
 turns; in the quarter-turn metric only h of the scramble's parity, since every quarter
 turn is an odd permutation of the corners), each h split into parts by its first
-`SPLIT_MOVES` moves. A part whose pruned networks are empty is settled without a solver;
-the others are solved in turn until one has a solution. Every shorter h has then been
-proved infeasible, so the first solution found is optimal.
+`split_length` moves: `SPLIT_MOVES`, or more on the 3x3x3 so that a part has at most
+`LONGEST_PART` moves left. Before any model is built the prefixes are bounded with the
+same pattern distances (`live_prefixes`): a prefix is dropped when, after it or after
+every continuation of it by two more moves, some pattern is further from solved than the
+moves left. A part whose prefix is dropped or whose pruned networks are empty is settled
+without a solver; the others are solved in turn until one has a solution. Every shorter h
+has then been proved infeasible, so the first solution found is optimal.
 """
 
 from __future__ import annotations
@@ -69,41 +76,62 @@ from pyomo_puzzles.families.rubik.spec import GODS_NUMBER, CubeState
 
 PATTERNS = {
     2: (("corner", (0, 1, 2, 3)), ("corner", (3, 4, 5, 6))),
-    3: (("corner", (0, 1, 2, 3)), ("corner", (4, 5, 6, 7)),
-        ("edge", (0, 1, 2, 3)), ("edge", (4, 5, 6, 7)), ("edge", (8, 9, 10, 11))),
+    3: (("corner", (0, 1, 2, 3, 4)), ("corner", (3, 4, 5, 6, 7)),
+        ("edge", (0, 1, 2, 3, 4)), ("edge", (4, 5, 6, 7, 8)), ("edge", (7, 8, 9, 10, 11))),
 }
 """Per cube size: (kind, cubies) of each pattern; together they cover every cubie that moves."""
 SPLIT_MOVES = {(2, "htm"): 2, (2, "qtm"): 3, (3, "htm"): 2, (3, "qtm"): 3}
-"""Each horizon is split into parts by this many first moves (see docs/pocket_cube.md)."""
+"""Each horizon is split into parts by at least this many first moves (see docs/pocket_cube.md)."""
+LONGEST_PART = {(3, "htm"): 7, (3, "qtm"): 8}
+"""At most this many moves are left to a part of the 3x3x3: longer horizons are split by
+more first moves (see docs/pocket_cube.md)."""
+LOOKAHEAD = 2
+"""`live_prefixes` keeps a prefix only if a continuation by this many moves is in bounds."""
 
 
 # Patterns ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Pattern:
-    """A pattern set: codes, the move table on codes, and distances to the solved pattern."""
+    """A pattern set: codes, how moves act on them, and distances to the solved pattern.
+
+    A code is the cubies' labels as the digits of a number in base `labels`; most numbers
+    are not patterns (two cubies in one place). Moves act on codes digit by digit through
+    `label_moves`, so only the distances are stored: a table of next codes would be 18
+    times as large (half a gigabyte per five-cubie pattern)."""
 
     kind: str
     cubies: tuple[int, ...]
-    labels: int             # labels of one cubie (positions x stickers)
-    next_code: np.ndarray   # [move, code] -> code (-1 for codes that are not patterns)
-    to_solved: np.ndarray   # [code] -> distance to the solved pattern (-1 if not a pattern)
+    labels: int              # labels of one cubie (positions x stickers)
+    label_moves: np.ndarray  # [move, label] -> label
+    to_solved: np.ndarray    # [code] -> distance to the solved pattern (-1 if not a pattern)
     solved: int
 
     def code(self, state_labels: dict[str, list[int]]) -> int:
         """The pattern of a state given as its cubies' labels per kind."""
         return sum(state_labels[self.kind][c] * self.labels ** i for i, c in enumerate(self.cubies))
 
+    def after(self, moves: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """The code of each pattern `codes[i]` after move `moves[i]`."""
+        return _moved(self.label_moves, self.labels, len(self.cubies), moves, codes)
+
+
+def _moved(label_moves: np.ndarray, size: int, m: int, moves: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(codes), dtype=np.int64)
+    for i in range(m):
+        out += label_moves[moves, (codes // size ** i) % size] * size ** i
+    return out
+
 
 @lru_cache(maxsize=None)
 def pattern(n: int, metric: str, kind: str, chosen: tuple[int, ...]) -> Pattern:
-    """The move table and breadth-first distances of a pattern set, from the disk cache
-    (`core.cache`, keyed by the move table, the cubies and this code) or built there."""
+    """The breadth-first distances of a pattern set, from the disk cache (`core.cache`,
+    keyed by the move table, the cubies and this code) or built there."""
     size, width = cubies.label_count(n, kind), len(cubies.positions(n, kind)[0])
     table = cubies.label_moves(n, metric, kind)
     solved = sum(width * c * size ** i for i, c in enumerate(chosen))
     key = (table, size, width, chosen, _this_code())
-    tables = cache.arrays("rubik-pattern", key, lambda: _pattern_tables(table, size, width, chosen))
-    return Pattern(kind, chosen, size, tables["next_code"], tables["to_solved"], int(solved))
+    tables = cache.arrays("rubik-pattern", key, lambda: {"to_solved": _distances(table, size, len(chosen), solved)})
+    return Pattern(kind, chosen, size, table, tables["to_solved"], int(solved))
 
 
 @lru_cache(maxsize=1)
@@ -112,30 +140,22 @@ def _this_code() -> bytes:
     return Path(__file__).read_bytes()
 
 
-def _pattern_tables(table: np.ndarray, size: int, width: int, chosen: tuple[int, ...]) -> dict[str, np.ndarray]:
-    """next_code[move, code] and to_solved[code] of the patterns of the cubies `chosen`,
-    whose labels move by `table` (plain numpy)."""
-    m = len(chosen)
-    codes = np.arange(size ** m)
-    digits = np.stack([(codes // size ** i) % size for i in range(m)])
-    places = digits // width
-    distinct = np.ones(len(codes), dtype=bool)
-    for a, b in itertools.combinations(range(m), 2):
-        distinct &= places[a] != places[b]
-    next_code = np.full((len(table), len(codes)), -1, dtype=np.int32)
-    for k in range(len(table)):
-        moved = sum(table[k][digits[i]] * size ** i for i in range(m))
-        next_code[k, distinct] = moved[distinct]
-    solved = sum(width * c * size ** i for i, c in enumerate(chosen))
-    to_solved = np.full(len(codes), -1, dtype=np.int8)
+def _distances(table: np.ndarray, size: int, m: int, solved: int) -> np.ndarray:
+    """to_solved[code]: breadth-first distances from the solved pattern of `m` cubies whose
+    labels move by `table` (plain numpy); -1 for codes that are not patterns. The moves are
+    closed under inverses, so the distance from solved is the distance to it."""
+    to_solved = np.full(size ** m, -1, dtype=np.int8)
     to_solved[solved] = 0
-    frontier, depth = np.array([solved]), 0
-    while len(frontier):  # the moves are closed under inverses: distance from = distance to
+    frontier, depth = np.array([solved], dtype=np.int64), 0
+    every_move = np.arange(len(table))
+    while len(frontier):
         depth += 1
-        reached = np.unique(next_code[:, frontier].ravel())
-        frontier = reached[to_solved[reached] < 0]
-        to_solved[frontier] = depth
-    return {"next_code": next_code, "to_solved": to_solved}
+        for chunk in np.array_split(frontier, max(1, len(frontier) // 200_000)):
+            reached = _moved(table, size, m, np.repeat(every_move, len(chunk)), np.tile(chunk, len(table)))
+            reached = reached[to_solved[reached] < 0]
+            to_solved[reached] = depth
+        frontier = np.flatnonzero(to_solved == depth)
+    return to_solved
 
 
 def patterns(spec: CubeState) -> list[Pattern]:
@@ -175,10 +195,10 @@ def _pruned_network(pat: Pattern, start: int, horizon: int, first_moves: list[in
         return None
     layer, arcs = np.array([start]), []
     for t in range(horizon):
-        moves = np.array(first_moves if t == 0 else range(len(pat.next_code)))
+        moves = np.array(first_moves if t == 0 else range(len(pat.label_moves)))
         src = np.repeat(layer, len(moves))
         mv = np.tile(moves, len(layer))
-        dst = pat.next_code[mv, src]
+        dst = pat.after(mv, src)
         keep = pat.to_solved[dst] <= horizon - t - 1
         arcs.append((src[keep], mv[keep], dst[keep]))
         layer = np.unique(dst[keep])
@@ -193,18 +213,20 @@ def _pruned_network(pat: Pattern, start: int, horizon: int, first_moves: list[in
     return arcs
 
 
-def part(spec: CubeState, prefix: tuple[str, ...], horizon: int) -> Part | None:
+def part(spec: CubeState, prefix: tuple[str, ...], horizon: int,
+         starts: tuple[int, ...] | None = None) -> Part | None:
     """The part of horizon `prefix` + `horizon` moves that starts with `prefix`, or None
-    if a pattern network shows that it has no solution."""
+    if a pattern network shows that it has no solution. `starts`, the patterns after the
+    prefix, are worked out from the stickers unless given."""
     moves = cubies.moves(spec.size, spec.metric)
-    state = cube.apply(start_state(spec)[0], list(prefix), spec.size)
-    labels = _labels(state, spec.size)
+    if starts is None:
+        labels = _labels(cube.apply(start_state(spec)[0], list(prefix), spec.size), spec.size)
+        starts = tuple(pat.code(labels) for pat in patterns(spec))
     first = [k for k, name in enumerate(moves)
              if not (prefix and cubies.wasteful(spec.size, spec.metric, prefix[-1], name))]
-    networks, starts = [], []
-    for pat in patterns(spec):
-        starts.append(pat.code(labels))
-        arcs = _pruned_network(pat, starts[-1], horizon, first)
+    networks = []
+    for pat, start in zip(patterns(spec), starts):
+        arcs = _pruned_network(pat, start, horizon, first)
         if arcs is None:
             return None
         networks.append(arcs)
@@ -227,6 +249,12 @@ def _horizons(spec: CubeState) -> list[int]:
     return list(range(lower, upper + 1))
 
 
+def _follows(spec: CubeState) -> np.ndarray:
+    """[a, b]: may move b come right after move a (it wastes nothing)?"""
+    moves = cubies.moves(spec.size, spec.metric)
+    return np.array([[not cubies.wasteful(spec.size, spec.metric, a, b) for b in moves] for a in moves])
+
+
 def _prefixes(spec: CubeState, length: int) -> list[tuple[str, ...]]:
     out: list[tuple[str, ...]] = [()]
     for _ in range(length):
@@ -235,16 +263,105 @@ def _prefixes(spec: CubeState, length: int) -> list[tuple[str, ...]]:
     return out
 
 
+def prefix_count(spec: CubeState, length: int) -> int:
+    """How many prefixes of `length` moves waste none (as `_prefixes` lists them)."""
+    if length == 0:
+        return 1
+    follows = _follows(spec)
+    ending_with = [1] * len(follows)  # sequences so far that end with each move
+    for _ in range(length - 1):
+        ending_with = [sum(n for n, ok in zip(ending_with, follows[:, b]) if ok) for b in range(len(follows))]
+    return sum(ending_with)
+
+
+SEQUENCES_AT_ONCE = 1_000_000
+"""`live_prefixes` grows at most about this many move sequences at once (memory)."""
+
+
+def live_prefixes(spec: CubeState, horizon: int, length: int,
+                  lookahead: int | None = None) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+    """The prefixes of `length` moves (in the order of `_prefixes`) that may start a
+    solution of `horizon` moves, with the patterns they lead to.
+
+    Sequences grow one move at a time, many at once (numpy), and one is dropped as soon as
+    a pattern is further from solved than the moves left; a prefix is kept only if one of
+    its continuations by `lookahead` (default `LOOKAHEAD`) more moves is left. This is a
+    bound, not a search: what it keeps goes to the integer program."""
+    pats, moves = patterns(spec), cubies.moves(spec.size, spec.metric)
+    labels = _labels(start_state(spec)[0], spec.size)
+    grow = _Growth(pats, _follows(spec), horizon)
+    lookahead = LOOKAHEAD if lookahead is None else lookahead
+    codes = np.array([[pat.code(labels)] for pat in pats], dtype=np.int64)
+    found = grow.live(codes, np.zeros((0, 1), dtype=np.int64), length, min(lookahead, horizon - length))
+    return [(tuple(moves[k] for k in history), tuple(codes.tolist())) for history, codes in found]
+
+
+@dataclass
+class _Growth:
+    """Move sequences grown a move at a time: codes[pattern, sequence], history[move, sequence]."""
+
+    pats: list[Pattern]
+    follows: np.ndarray
+    horizon: int
+
+    def step(self, codes: np.ndarray, history: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every sequence one move longer, those that can still be solved in time; and the
+        sequence each came from."""
+        if len(history) == 0:
+            parent = np.zeros(len(self.follows), dtype=np.int64).repeat(codes.shape[1])
+            move = np.tile(np.arange(len(self.follows)), codes.shape[1])
+        else:
+            parent, move = np.nonzero(self.follows[history[-1]])
+        codes = np.stack([pat.after(move, codes[j, parent]) for j, pat in enumerate(self.pats)])
+        left = self.horizon - len(history) - 1
+        keep = np.all([pat.to_solved[codes[j]] <= left for j, pat in enumerate(self.pats)], axis=0)
+        return codes[:, keep], np.vstack([history[:, parent[keep]], move[keep]]), parent[keep]
+
+    def live(self, codes: np.ndarray, history: np.ndarray, length: int, lookahead: int) -> list:
+        """(history, codes) of the prefixes of `length` moves, grown from these sequences in
+        order, that have a continuation by `lookahead` moves."""
+        if len(history) == length:
+            alive = np.zeros(codes.shape[1], dtype=bool)
+            for chunk in self._chunks(codes.shape[1], lookahead):
+                alive[chunk[0] + self._continued(codes[:, chunk], history[:, chunk], lookahead)] = True
+            return [(history[:, i], codes[:, i]) for i in np.flatnonzero(alive)]
+        found = []
+        for chunk in self._chunks(codes.shape[1], 1):
+            longer, longer_history, _ = self.step(codes[:, chunk], history[:, chunk])
+            found += self.live(longer, longer_history, length, lookahead)
+        return found
+
+    def _continued(self, codes: np.ndarray, history: np.ndarray, lookahead: int) -> np.ndarray:
+        """The sequences (as indices) with a continuation by `lookahead` moves."""
+        root = np.arange(codes.shape[1])
+        for _ in range(lookahead):
+            codes, history, parent = self.step(codes, history)
+            root = root[parent]
+        return np.unique(root)
+
+    def _chunks(self, count: int, moves_ahead: int) -> list[np.ndarray]:
+        per_chunk = max(1, SEQUENCES_AT_ONCE // len(self.follows) ** moves_ahead)
+        return [np.arange(start, min(start + per_chunk, count)) for start in range(0, count, per_chunk)]
+
+
+def split_length(spec: CubeState, horizon: int) -> int:
+    """How many first moves split a horizon into parts: `SPLIT_MOVES`, or more so that no
+    part has more than `LONGEST_PART` moves left to find."""
+    key = (spec.size, spec.metric)
+    longest = LONGEST_PART.get(key, horizon)
+    return min(max(SPLIT_MOVES[key], horizon - longest), horizon - 1)
+
+
 def stages(spec: CubeState):
     """Iterative deepening: one stage per horizon, its parts split by the first moves."""
     for horizon in _horizons(spec):
         if horizon == 0:  # solved already: no model to build
             yield Stage(objective=0, parts=[], settled=0, solution={"moves": []})
             return
-        split = min(SPLIT_MOVES[(spec.size, spec.metric)], horizon - 1)
-        parts = [part(spec, prefix, horizon - len(prefix)) for prefix in _prefixes(spec, split)]
+        split = split_length(spec, horizon)
+        parts = [part(spec, prefix, horizon - split, starts) for prefix, starts in live_prefixes(spec, horizon, split)]
         live = [p for p in parts if p is not None]
-        yield Stage(objective=horizon, parts=live, settled=len(parts) - len(live))
+        yield Stage(objective=horizon, parts=live, settled=prefix_count(spec, split) - len(live))
 
 
 # The model ---------------------------------------------------------------------------------
