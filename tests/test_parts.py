@@ -41,6 +41,14 @@ def test_parallel_parts_stop_at_the_time_limit():
     assert record.wall_time < 3 + run.GRACE_SECONDS
 
 
+@pytest.mark.timeout(120)
+def test_a_stage_of_many_parts_is_solved_in_parallel():
+    """Thousands of parts (a 3x3x3 horizon of 12 half turns has up to about 4,000): every
+    one is solved once, whatever the size of the stage."""
+    answers = list(parts.results(list(range(20_000)), lambda part: parts.PartResult("infeasible", nodes=part), workers=2))
+    assert sorted(answer.nodes for answer in answers) == list(range(20_000))
+
+
 def test_a_part_that_raises_is_reported_not_hung():
     def one(part):
         if part == 2:

@@ -64,15 +64,20 @@ def _in_parallel(parts: list, one: Callable[[object], PartResult], workers: int)
     import queue
 
     context = multiprocessing.get_context("fork")
-    tasks, answers = context.SimpleQueue(), context.Queue()
-    for index in range(len(parts)):
-        tasks.put(index)
-    for _ in range(workers):
-        tasks.put(None)
+    answers = context.Queue()
+    # the next part to take, shared by the workers: a queue of every index would be a pipe,
+    # and a stage of thousands of parts would fill it before any worker reads
+    next_part = context.Value("q", 0)
+
+    def take() -> int | None:
+        with next_part.get_lock():
+            index = next_part.value
+            next_part.value += 1
+        return index if index < len(parts) else None
 
     def work() -> None:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        while (index := tasks.get()) is not None:
+        while (index := take()) is not None:
             try:
                 answers.put(one(parts[index]))
             except BaseException as error:  # reported as the part's outcome, never a hang
