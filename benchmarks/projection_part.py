@@ -11,6 +11,7 @@ their pattern distances.
 
 Run:  python benchmarks/projection_part.py --instance rubik/cube3_qtm_depth_12_1 --horizon 12
                                            --prefix "U U" [--time-limit 60] [--relax] [--option solver=ipm]
+                                           [--four-cubie-patterns]
       python benchmarks/projection_part.py --instance rubik/cube3_qtm_depth_12_1 --rank [--split 2]
 """
 
@@ -95,7 +96,12 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("--rank", action="store_true")
     parser.add_argument("--split", type=int, default=2)
+    parser.add_argument("--four-cubie-patterns", action="store_true", help="the 3x3x3 patterns of four cubies")
     args = parser.parse_args()
+    if args.four_cubie_patterns:
+        from pocket_cube_random import FOUR_CUBIE_PATTERNS
+
+        model_projections.PATTERNS[3] = FOUR_CUBIE_PATTERNS
     print(f"# command: {shlex.join(['python', *sys.argv])}")
     if args.rank:
         rank(args)
