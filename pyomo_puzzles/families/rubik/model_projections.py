@@ -285,8 +285,9 @@ def live_prefixes(spec: CubeState, horizon: int, length: int,
 
     Sequences grow one move at a time, many at once (numpy), and one is dropped as soon as
     a pattern is further from solved than the moves left; a prefix is kept only if one of
-    its continuations by `lookahead` (default `LOOKAHEAD`) more moves is left. This is a
-    bound, not a search: what it keeps goes to the integer program."""
+    its continuations by `lookahead` (default `LOOKAHEAD`) more moves is left. It only
+    bounds (a search of `lookahead` moves at most past the prefix): what it keeps goes to
+    the integer program."""
     pats, moves = patterns(spec), cubies.moves(spec.size, spec.metric)
     labels = _labels(start_state(spec)[0], spec.size)
     grow = _Growth(pats, _follows(spec), horizon)
@@ -308,7 +309,7 @@ class _Growth:
         """Every sequence one move longer, those that can still be solved in time; and the
         sequence each came from."""
         if len(history) == 0:
-            parent = np.zeros(len(self.follows), dtype=np.int64).repeat(codes.shape[1])
+            parent = np.repeat(np.arange(codes.shape[1]), len(self.follows))
             move = np.tile(np.arange(len(self.follows)), codes.shape[1])
         else:
             parent, move = np.nonzero(self.follows[history[-1]])
