@@ -59,7 +59,6 @@ has then been proved infeasible, so the first solution found is optimal.
 
 from __future__ import annotations
 
-import itertools
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
