@@ -17,12 +17,16 @@ tried, and the table says so.
 Levers of the 3x3x3 projection model, to measure one at a time: ``--split M`` (at least M
 first moves per part), ``--longest-part N`` (0: no cap on the moves left to a part),
 ``--lookahead K`` (0: prefixes bounded by their own patterns only) and
-``--four-cubie-patterns`` (the pattern sets used before the five-cubie ones).
+``--four-cubie-patterns`` (the pattern sets used before the five-cubie ones). With
+``--against "OPTIONS"`` every state is also run with those lever options instead, right
+after its run with the command's own levers, and each distance gets both rows and the ratio
+of their medians (against / own): a before/after measured side by side in one run.
 
 Run:  python benchmarks/pocket_cube_random.py [--size 3] [--metrics htm,qtm] [--depths 9-12]
                                               [--states 10] [--time-limit 300] [--split M]
                                               [--solver highs] [--give-up 3] [--threads 1]
                                               [--longest-part N] [--lookahead K] [--four-cubie-patterns]
+                                              [--against "--lookahead 0"]
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import shlex
 import statistics
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pyomo_puzzles.core import instances, run
@@ -65,7 +70,18 @@ def state(size: int, metric: str, depth: int, seed: int):
     return instances.from_data(data, Path(f"random_{size}_{metric}_{depth}_{seed}.yaml"))
 
 
+MODEL_LEVERS = (model_projections.LOOKAHEAD, dict(model_projections.PATTERNS),
+                dict(model_projections.SPLIT_MOVES), dict(model_projections.LONGEST_PART))
+
+
 def set_levers(args) -> None:
+    """The model's own levers, then those `args` change."""
+    lookahead, patterns, split_moves, longest_part = MODEL_LEVERS
+    model_projections.LOOKAHEAD = lookahead
+    for table, saved in ((model_projections.PATTERNS, patterns), (model_projections.SPLIT_MOVES, split_moves),
+                         (model_projections.LONGEST_PART, longest_part)):
+        table.clear()
+        table.update(saved)
     if args.lookahead is not None:
         model_projections.LOOKAHEAD = args.lookahead
     if args.four_cubie_patterns:
@@ -94,43 +110,72 @@ def main() -> None:
     parser.add_argument("--longest-part", type=int, help="most moves left to a part (0: no cap; default: the model's)")
     parser.add_argument("--lookahead", type=int, help="moves of lookahead bounding prefixes (default: the model's)")
     parser.add_argument("--four-cubie-patterns", action="store_true", help="the 3x3x3 patterns of four cubies")
+    parser.add_argument("--against", help="lever options to run every state with as well, e.g. \"--lookahead 0\"")
     args = parser.parse_args()
-    set_levers(args)
+    against = parser.parse_args([*sys.argv[1:], *shlex.split(args.against)]) if args.against else None
     print(f"# command: {shlex.join(['python', *sys.argv])}")
     print(f"# {time.strftime('%Y-%m-%d %H:%M')}; {args.size}x{args.size}x{args.size}, {args.formulation} on "
           f"{args.solver}, time limit {args.time_limit:g} s per state, one state at a time, "
-          f"{args.threads} part(s) at once, split {args.split if args.split is not None else 'default'}")
-    print(f"# levers: lookahead {model_projections.LOOKAHEAD}, longest part {model_projections.LONGEST_PART}, "
-          f"{'four' if args.four_cubie_patterns else 'five'}-cubie patterns")
-    print(f"{'metric':6s} {'distance':>8s} {'proven':>8s} {'median s':>9s} {'max s':>8s} {'models (median)':>16s} "
-          f"{'settled (median)':>17s}",
-          flush=True)
+          f"{args.threads} part(s) at once")
+    configurations = {"own": args, "against": against} if against else {"own": args}
+    for label, levers in configurations.items():
+        set_levers(levers)
+        print(f"# {label} levers: split {model_projections.SPLIT_MOVES}, lookahead {model_projections.LOOKAHEAD}, "
+              f"longest part {model_projections.LONGEST_PART}, "
+              f"{'four' if levers.four_cubie_patterns else 'five'}-cubie patterns")
+        for metric in args.metrics.split(","):
+            built = time.perf_counter()
+            model_projections.patterns(state(args.size, metric, 1, 1).spec)
+            print(f"# {metric} pattern tables ready in {time.perf_counter() - built:.1f} s (built once, then read "
+                  "from the disk cache: not part of any run's time)", flush=True)
+    print(f"{'levers':8s} {'metric':6s} {'distance':>8s} {'proven':>8s} {'median s':>9s} {'max s':>8s} "
+          f"{'models (median)':>16s} {'settled (median)':>17s}", flush=True)
     for metric in args.metrics.split(","):
-        built = time.perf_counter()
-        model_projections.patterns(state(args.size, metric, 1, 1).spec)
-        print(f"# {metric} pattern tables ready in {time.perf_counter() - built:.1f} s (built once, then read "
-              "from the disk cache: not part of any run's time)", flush=True)
         stopped = None
         for depth in depth_range(args.depths):
             if stopped is not None:
-                print(f"{metric:6s} {depth:8d} {'not tried: ' + stopped}", flush=True)
+                print(f"{'':8s} {metric:6s} {depth:8d} {'not tried: ' + stopped}", flush=True)
                 continue
-            walls, models, settled, proven, failed = [], [], [], 0, 0
+            rows = {label: Row() for label in configurations}
             for seed in range(1, args.states + 1):
-                record = run.run(state(args.size, metric, depth, seed), args.formulation, args.solver,
-                                 time_limit=args.time_limit, threads=args.threads)
-                ok = record.status == "optimal" and record.checked and record.objective == depth
-                proven += ok
-                failed += not ok
-                walls.append(record.wall_time if ok else math.inf)
-                models.append(count_in(record.message, "models solved"))
-                settled.append(count_in(record.message, "parts settled"))
-                if failed >= args.give_up:
-                    stopped = f"{failed} states at distance {depth} not proven"
+                for label, levers in configurations.items():
+                    set_levers(levers)
+                    rows[label].add(run.run(state(args.size, metric, depth, seed), args.formulation, args.solver,
+                                            time_limit=args.time_limit, threads=args.threads), depth)
+                if rows["own"].failed >= args.give_up:
+                    stopped = f"{rows['own'].failed} states at distance {depth} not proven"
                     break
-            median_models, median_settled = (median_of(numbers) for numbers in (models, settled))
-            print(f"{metric:6s} {depth:8d} {proven:>4d}/{len(walls):<3d} {statistics.median(walls):9.2f} "
-                  f"{max(walls):8.2f} {median_models:>16s} {median_settled:>17s}", flush=True)
+            for label, row in rows.items():
+                print(f"{label:8s} {metric:6s} {depth:8d} {row}", flush=True)
+            if against:
+                print(f"{'ratio':8s} {metric:6s} {depth:8d} against / own medians: "
+                      f"{rows['against'].median() / rows['own'].median():.2f}", flush=True)
+
+
+@dataclass
+class Row:
+    """One distance's runs under one set of levers."""
+
+    walls: list = field(default_factory=list)
+    models: list = field(default_factory=list)
+    settled: list = field(default_factory=list)
+    proven: int = 0
+    failed: int = 0
+
+    def add(self, record, depth: int) -> None:
+        ok = record.status == "optimal" and record.checked and record.objective == depth
+        self.proven += ok
+        self.failed += not ok
+        self.walls.append(record.wall_time if ok else math.inf)
+        self.models.append(count_in(record.message, "models solved"))
+        self.settled.append(count_in(record.message, "parts settled"))
+
+    def median(self) -> float:
+        return statistics.median(self.walls)
+
+    def __str__(self) -> str:
+        return (f"{self.proven:>4d}/{len(self.walls):<3d} {self.median():9.2f} {max(self.walls):8.2f} "
+                f"{median_of(self.models):>16s} {median_of(self.settled):>17s}")
 
 
 if __name__ == "__main__":
