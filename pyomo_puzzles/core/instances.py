@@ -163,9 +163,11 @@ def parse_yaml(text: str, path: Path) -> Any:
 
 
 def _yaml_where(error: yaml.YAMLError) -> str:
+    """Where the YAML parser stopped and, in its words, why (first line, shortened)."""
     mark = getattr(error, "problem_mark", None)
     if mark is not None:
-        return f" at line {mark.line + 1}"
+        problem = str(getattr(error, "problem", None) or "").strip().splitlines()
+        return f" at line {mark.line + 1}" + (f" ({shortened(problem[0], 80)})" if problem else "")
     if isinstance(error, yaml.reader.ReaderError):  # the character comes as a code (libyaml) or a str
         code = error.character if isinstance(error.character, int) else ord(error.character[:1] or "\0")
         return f": character #x{code:04x} at offset {error.position} is not allowed"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import logging
 import multiprocessing
 import os
 import resource
@@ -31,6 +32,9 @@ solver's own limit is soft, and Pyomo's build and hand-over are not covered by i
 
 MEMORY_POLL_SECONDS = 0.1
 """How often an isolated run's resident memory is measured (for its peak and its limit)."""
+
+_log = logging.getLogger(__name__)
+"""An isolated run's progress at INFO (`pyomo-puzzles solve --verbose` shows it)."""
 
 
 @dataclass(frozen=True)
@@ -357,10 +361,14 @@ def _blas_threads(options: RunOptions, blas) -> contextlib.AbstractContextManage
     return contextlib.nullcontext() if options.threads is None else blas.limit(limits=options.threads, user_api="blas")
 
 
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _child(conn, source, formulation, solver, options: RunOptions, blas) -> None:
     os.setpgrp()  # so that a kill reaches the solver executables this run starts
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent around the fork
     _blas_threads(options, blas).__enter__()  # for the rest of this process
     started = time.perf_counter()
     try:
@@ -387,6 +395,34 @@ def _kill_group(pid: int) -> None:
         pass
 
 
+@contextlib.contextmanager
+def _stop_signals_held():
+    """Ctrl-C and SIGTERM held back (delivered when the block ends) while a run's child is
+    forked and put into its own process group: a stop that came in between would otherwise
+    leave a child that no kill of its group reaches, running on after its parent is gone.
+    Outside the main thread, where Python handles no signal, nothing changes."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _start_in_own_group(child) -> None:
+    """Start `child` and make it the leader of its own process group from this side too
+    (the child does the same; whichever comes first, the group exists once this returns)."""
+    child.start()
+    try:
+        os.setpgid(child.pid, child.pid)
+    except (ProcessLookupError, PermissionError):  # it already ended, or already set it
+        pass
+
+
 def _watch(receiver, child, options: RunOptions, loaded: dict) -> tuple[dict | None, str | None, float]:
     """Wait for the child's record, measuring its group's memory; kill it past the hard
     deadline or the memory limit. Returns (the child's last word or None, why it was
@@ -404,9 +440,11 @@ def _watch(receiver, child, options: RunOptions, loaded: dict) -> tuple[dict | N
                 return None, None, peak
             if "__read__" in payload:
                 loaded.update(payload["__read__"])
+                _log.info("%s: data file read, loading the instance", loaded["instance"])
                 continue
             if "__loaded__" in payload:
                 loaded.update(payload["__loaded__"], ready=True)
+                _log.info("%s: loaded, solving (formulation %s)", loaded["instance"], loaded["formulation"])
                 continue
             return payload, None, peak
         resident = _group_rss_mb(child.pid)
@@ -418,6 +456,8 @@ def _watch(receiver, child, options: RunOptions, loaded: dict) -> tuple[dict | N
             reason = "time_limit"
         if reason is not None:
             _kill_group(child.pid)
+            _log.info("%s: killed past its %s", loaded.get("instance", "the run"),
+                      "time limit and grace" if reason == "time_limit" else "memory limit")
             return None, reason, peak
 
 
@@ -439,13 +479,15 @@ def _run_isolated(source, formulation: str | None, solver: str, options: RunOpti
     child = context.Process(target=_child, args=(sender, source, formulation, solver, options, _prepared_process()))
     started = time.perf_counter()
     loaded: dict = {}
-    child.start()
-    sender.close()
     try:
+        with _stop_signals_held():
+            _start_in_own_group(child)
+            sender.close()
         payload, killed_for, peak = _watch(receiver, child, options, loaded)
     except KeyboardInterrupt:
-        _kill_group(child.pid)
-        child.join()
+        if child.pid is not None:  # None: stopped before the child was forked
+            _kill_group(child.pid)
+            child.join()
         record = _placeholder(source, loaded, formulation, solver, options)
         record.status, record.killed = "interrupted", True
         record.wall_time = time.perf_counter() - started
