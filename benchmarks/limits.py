@@ -1,7 +1,7 @@
 """How promptly `solve` honours its limits, as a user sees it (whole processes).
 
 1. Ctrl-C: seconds from SIGINT to the exit of `pyomo-puzzles solve`, while the run's child
-   is loading a slow instance (the loader needs about a minute to derive its placements).
+   is loading a slow instance (the signal is sent once `--verbose` says the file was read) (the loader needs about a minute to derive its placements).
 2. The time limit over loading: wall seconds of `pyomo-puzzles solve -t T` on that instance,
    against T + the grace period (the run is killed while loading).
 3. A refused instance: seconds until `solve` refuses a board with 10^16 placements.
@@ -34,12 +34,13 @@ COMMAND = [sys.executable, "-m", "pyomo_puzzles", "solve"]
 
 
 def interrupt_latency(path: Path, record: Path) -> tuple[float, str]:
-    solving = subprocess.Popen([*COMMAND, str(path), "-t", "120", "-o", str(record)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(4.0)  # the child is loading by now
+    solving = subprocess.Popen([*COMMAND, str(path), "-t", "120", "-o", str(record), "--verbose"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    said = solving.stderr.readline()  # the child has read the file and is loading it
+    assert "data file read" in said, said
     asked = time.perf_counter()
     solving.send_signal(signal.SIGINT)
-    solving.wait()
+    solving.communicate()
     return time.perf_counter() - asked, f"exit {solving.returncode}, record {json.loads(record.read_text())['status']}"
 
 

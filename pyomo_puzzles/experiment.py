@@ -37,6 +37,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from pyomo_puzzles import provenance
 from pyomo_puzzles.core import instances, registry, solvers
 from pyomo_puzzles.errors import UserError, quoted, shortened
 
@@ -464,8 +465,21 @@ def host_facts() -> dict:
             "memory_gib": _memory_gib(), "os": platform.platform(), "python": sys.version.split()[0]}
 
 
+def _solver_executables(names) -> dict:
+    """The executables of the configured solvers that run one: path, Debian package, version."""
+    found = {}
+    for name in names:
+        command = solvers.adapter(name).executable if solvers.is_known(name) else None
+        facts = provenance.executable_facts(command) if command else None
+        if facts is not None:
+            found[name] = facts
+    return found
+
+
 def environment(config: dict, root: Path) -> dict:
-    """Package and solver versions, machine, operating system, host, git commit, config."""
+    """Package and solver versions, the lock the packages were installed from (its digest and
+    whether the installed packages are the locked ones), the solver executables' packages,
+    machine, operating system, host, git commit, config."""
     versions = {}
     for package in PACKAGES:
         try:
@@ -479,7 +493,9 @@ def environment(config: dict, root: Path) -> dict:
     return {
         "python": sys.version.split()[0],
         "packages": versions,
+        "lock": provenance.lock_facts(),
         "solvers": solver_versions,
+        "solver_executables": _solver_executables(config["solvers"]),
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
         "memory_gib": _memory_gib(),

@@ -20,6 +20,8 @@ The contract, written down once:
   cover a model this size; the solver's message in ``message``), ``error`` (anything else).
   A solution is loaded into the model's variables iff ``has_solution``; the framework then
   decodes it and has the family's checker check it.
+* An adapter that runs an executable names it in ``executable`` (its path and package are
+  recorded with the results).
 * ``objective`` and ``bound`` are None where the solver gives none; ``nodes`` is None
   where it does not count them; ``solver_time`` is the solver's own clock where it has one.
 
@@ -107,6 +109,10 @@ class Adapter(ABC):
     """``mip``, or ``peer`` for a solver of another kind that takes the same model (CP-SAT)."""
     rank: ClassVar[int] = 100
     """Listing order (smaller first)."""
+    executable: ClassVar[str | None] = None
+    """The program the adapter runs, looked up on PATH, if it runs one: a results folder's
+    environment record names its path and, where the distribution installed it, its package
+    and the package's version."""
 
     @abstractmethod
     def availability(self) -> tuple[bool, str]:

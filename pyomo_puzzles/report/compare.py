@@ -38,7 +38,7 @@ LEVEL = 0.95
 GROUP = ["puzzle", "formulation", "solver"]
 
 COLUMNS = ("puzzle", "formulation", "solver", "instances", "sgm_a", "sgm_b", "ratio", "ratio_low", "ratio_high",
-           "wilcoxon_p", "answer_changed", "solved_only_a", "solved_only_b")
+           "wilcoxon_p", "answer_changed", "solved_only_a", "solved_only_b", "solver_version_a", "solver_version_b")
 
 _TEXT_HEADERS = {"puzzle": "Puzzle", "formulation": "Formulation", "solver": "Solver", "instances": "Instances",
                  "sgm_a": "SGM A [s]", "sgm_b": "SGM B [s]", "ratio": "B/A", "ci": "CI",
@@ -99,6 +99,14 @@ def _groups(runs: pd.DataFrame) -> set[tuple]:
     return set(runs[GROUP].itertuples(index=False, name=None))
 
 
+def _solver_versions(runs: pd.DataFrame) -> dict[tuple, str]:
+    """Per (puzzle, formulation, solver), the solver versions its run records name ("; "
+    between several)."""
+    named = runs.dropna(subset=["solver_version"])
+    return {key: "; ".join(sorted(set(group["solver_version"].astype(str))))
+            for key, group in named.groupby(GROUP, sort=False, dropna=False)}
+
+
 def _compare_group(group: tuple, pairs: pd.DataFrame, shift: float) -> dict:
     times_a = dict(zip(pairs["instance"], pairs["time_a"]))
     times_b = dict(zip(pairs["instance"], pairs["time_b"]))
@@ -152,11 +160,87 @@ def compare_folders(folder_a: str | Path, folder_b: str | Path, shift: float = S
     if pairs.empty:
         raise UserError(f"{folder_a} and {folder_b} have no instance run with the same formulation and solver")
     by_group = dict(iter(pairs.groupby(GROUP, sort=False, dropna=False)))
-    rows = [_compare_group(group, by_group.get(group, pairs.iloc[:0]), shift) for group in common]
+    versions_a, versions_b = _solver_versions(runs_a), _solver_versions(runs_b)
+    rows = [{**_compare_group(group, by_group.get(group, pairs.iloc[:0]), shift),
+             "solver_version_a": versions_a.get(group), "solver_version_b": versions_b.get(group)}
+            for group in common]
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     table.attrs = {"folder_a": str(folder_a), "folder_b": str(folder_b), "shift": shift,
-                   "resamples": RESAMPLES, "level": LEVEL}
+                   "resamples": RESAMPLES, "level": LEVEL,
+                   "versions": version_differences(folder_a, folder_b, runs_a, runs_b)}
     return table
+
+
+# --- the software each folder was made with --------------------------------------------------
+
+def _environment(folder: str | Path) -> dict | None:
+    """A results folder's environment record (`experiment.environment`), None without one."""
+    import json
+
+    try:
+        record = json.loads((Path(folder) / "environment.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _differ(what: str, a, b) -> list[str]:
+    return [] if a == b else [f"{what}: {'none' if a is None else a} in A, {'none' if b is None else b} in B"]
+
+
+def _lock_lines(side: str, lock: dict | None) -> list[str]:
+    """What is not as locked in one folder's environment."""
+    if not lock or lock.get("installed_as_locked", True):
+        return []
+    changed = [f"{name} {v['installed']} (locked {', '.join(v['locked'])})"
+               for name, v in (lock.get("not_as_locked") or {}).items()]
+    changed += [f"{name} {version} (not in the lock)" for name, version in (lock.get("not_in_lock") or {}).items()]
+    return [f"{side}'s packages are not all the locked ones: {', '.join(changed)}"]
+
+
+def version_differences(folder_a: str | Path, folder_b: str | Path, runs_a: pd.DataFrame,
+                        runs_b: pd.DataFrame) -> list[str]:
+    """One line per difference in the software that made the two folders: the versions the
+    run records of a solver name, and from each folder's ``environment.json`` the lock's
+    digest, packages not as locked, package versions, Python, and the solver executables'
+    distribution packages. A folder without ``environment.json`` is said to have none. An
+    empty list: the same versions in both."""
+    lines = []
+    for solver in sorted(set(runs_a["solver"]) & set(runs_b["solver"])):
+        named = [sorted(set(runs[runs["solver"] == solver]["solver_version"].dropna().astype(str)))
+                 for runs in (runs_a, runs_b)]
+        lines += _differ(f"solver {solver}", "; ".join(named[0]) or None, "; ".join(named[1]) or None)
+    env_a, env_b = _environment(folder_a), _environment(folder_b)
+    for side, env in (("A", env_a), ("B", env_b)):
+        if env is None:
+            lines.append(f"{side} has no environment.json: its package versions are not known")
+    if env_a is None or env_b is None:
+        return lines
+    lock_a, lock_b = env_a.get("lock") or {}, env_b.get("lock") or {}
+    lines += _differ("lock file sha256", (lock_a.get("sha256") or "")[:12] or None,
+                     (lock_b.get("sha256") or "")[:12] or None)
+    lines += _lock_lines("A", lock_a) + _lock_lines("B", lock_b)
+    packages_a, packages_b = env_a.get("packages") or {}, env_b.get("packages") or {}
+    for name in sorted(set(packages_a) | set(packages_b)):
+        lines += _differ(f"package {name}", packages_a.get(name), packages_b.get(name))
+    lines += _differ("Python", env_a.get("python"), env_b.get("python"))
+    executables_a, executables_b = env_a.get("solver_executables") or {}, env_b.get("solver_executables") or {}
+    for name in sorted(set(executables_a) & set(executables_b)):
+        package = [f"{e.get('package')} {e.get('version')}" if e.get("package") else e.get("path")
+                   for e in (executables_a[name], executables_b[name])]
+        lines += _differ(f"executable of {name}", *package)
+    return lines
+
+
+def versions_text(df: pd.DataFrame) -> list[str]:
+    """The version differences of a comparison as lines for a terminal or a page."""
+    differences = df.attrs.get("versions")
+    if differences is None:
+        return []
+    if not differences:
+        return ["Versions: A and B were made with the same solver and package versions."]
+    return (["Versions differ between A and B (a ratio then measures the software change too):"]
+            + [f"  - {line}" for line in differences])
 
 
 # --- writers -------------------------------------------------------------------------------
@@ -201,6 +285,7 @@ def comparison_text(df: pd.DataFrame) -> str:
     if "folder_a" in df.attrs:
         lines.append(f"A: {df.attrs['folder_a']}   B: {df.attrs['folder_b']}")
     lines += [line(r) for r in rows]
+    lines += versions_text(df)
     lines.append(f"Instances run in both; per instance the SGM (shift {df.attrs.get('shift', SHIFT_SECONDS):g} s) "
                  "of its runs. B/A = SGM(B) / SGM(A), above 1: B slower; "
                  f"CI: percentile bootstrap over instances ({df.attrs.get('resamples', RESAMPLES)} resamples); "
@@ -215,6 +300,9 @@ def comparison_caption(df: pd.DataFrame) -> str:
     if "folder_a" in df.attrs:
         folders = (rf" (A: \texttt{{{latex_escape(df.attrs['folder_a'])}}}, "
                    rf"B: \texttt{{{latex_escape(df.attrs['folder_b'])}}})")
+    differences = df.attrs.get("versions") or []
+    versions = (" Versions differ between A and B: " + latex_escape("; ".join(differences)) + "."
+                if differences else "")
     return (
         f"Results folder B against A{folders}, per puzzle, formulation and solver, over the instances run in "
         "both. Per instance, the time is the shifted geometric mean (SGM) of its runs' wall-clock seconds "
@@ -223,7 +311,7 @@ def comparison_caption(df: pd.DataFrame) -> str:
         rf"{_level(df) * 100:g}\,\% percentile bootstrap interval ({resamples} resamples of the instances). "
         r"$p$: two-sided paired Wilcoxon signed-rank test on the per-instance times. Answers changed: "
         "instances whose solved runs disagree (optimal against infeasible, or another objective). "
-        "Solved only: instances solved in one folder and in no run of the other."
+        "Solved only: instances solved in one folder and in no run of the other." + versions
     )
 
 

@@ -19,6 +19,7 @@ from urllib.parse import quote
 import pandas as pd
 
 from pyomo_puzzles.report import tables
+from pyomo_puzzles.report.compare import versions_text
 from pyomo_puzzles.report.page import flatten_environment
 
 TITLE = "Solver comparison"
@@ -195,6 +196,16 @@ def pictures_html(pictures: Sequence[Path], results_dir: Path) -> str:
     return f'<div class="pictures">{"".join(figures)}</div>'
 
 
+def comparison_html(comparison: pd.DataFrame) -> str:
+    """The comparison with another results folder, after what differs in their software."""
+    lines = versions_text(comparison)
+    versions = ""
+    if lines:
+        items = "".join(f"<li>{html.escape(line.removeprefix('  - '))}</li>" for line in lines[1:])
+        versions = f"<p>{html.escape(lines[0])}</p>" + (f"<ul>{items}</ul>" if items else "")
+    return versions + (html_table(comparison) if len(comparison) else "<p>(empty)</p>")
+
+
 # --- the page --------------------------------------------------------------------------------
 
 def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],
@@ -210,7 +221,7 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
                                                               "up to the instance's symmetry), against the "
                                                               "instance's known figures where it has them.")))
     if comparison is not None:
-        sections.append(_section("Comparison", html_table(comparison) if len(comparison) else "<p>(empty)</p>"))
+        sections.append(_section("Comparison", comparison_html(comparison)))
     if pictures:
         sections.append(_section("Solutions", pictures_html(pictures, results_dir)))
     sections.append(_section("Environment", environment_html(environment)))  # reference: last

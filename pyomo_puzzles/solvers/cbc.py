@@ -31,12 +31,13 @@ class Cbc(Adapter):
     name = "cbc"
     summary = "COIN-OR CBC, executable (Debian coinor-cbc)"
     rank = 20
+    executable = "cbc"
     options = Options(time_limit="sec with timeMode=elapsed", threads="threads", seed="randomCbcSeed",
                       gap="ratioGap")
 
     def availability(self) -> tuple[bool, str]:
-        if shutil.which("cbc") is None:
-            return False, "executable 'cbc' not found on PATH (run 'bash bootstrap.sh setup')"
+        if shutil.which(self.executable) is None:
+            return False, f"executable '{self.executable}' not found on PATH (run 'bash bootstrap.sh setup')"
         return True, executable_version("CBC", "cbc")
 
     def session(self, model, settings: SolverSettings, persistent: bool = False) -> LegacySession:

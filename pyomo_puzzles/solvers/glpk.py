@@ -28,12 +28,13 @@ class Glpk(Adapter):
     name = "glpk"
     summary = "GNU GLPK, executable glpsol (Debian glpk-utils)"
     rank = 30
+    executable = "glpsol"
     options = Options(time_limit="tmlim (whole seconds, rounded up)", threads=None, seed=None, gap="mipgap",
                       notes="single-threaded; no seed; no node count")
 
     def availability(self) -> tuple[bool, str]:
-        if shutil.which("glpsol") is None:
-            return False, "executable 'glpsol' not found on PATH (run 'bash bootstrap.sh setup')"
+        if shutil.which(self.executable) is None:
+            return False, f"executable '{self.executable}' not found on PATH (run 'bash bootstrap.sh setup')"
         return True, executable_version("GLPK", "glpk")
 
     def session(self, model, settings: SolverSettings, persistent: bool = False) -> LegacySession:
