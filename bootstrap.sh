@@ -68,10 +68,12 @@ refresh_lock() {
 
 check_lock() {
     if [ ! -f uv.lock ]; then say "ERROR: uv.lock is missing: 'bash bootstrap.sh lock' makes one"; exit 1; fi
-    "$UV" lock --check --python python3 >/dev/null 2>&1 && return 0
-    say "ERROR: uv.lock does not match pyproject.toml (edited since the lock was made)."
-    say "ERROR: 'bash bootstrap.sh lock' updates the lock keeping the locked versions that still fit;"
-    say "ERROR: 'bash bootstrap.sh test --latest' moves everything to the newest versions and runs the tests."
+    "$UV" lock --check --python python3 >/dev/null 2>.tools/lock.log && return 0
+    cat .tools/lock.log >&2
+    say "ERROR: uv.lock cannot be checked against pyproject.toml (uv's words above). Where the two"
+    say "ERROR: disagree ('pyproject.toml' edited since the lock was made), 'bash bootstrap.sh lock' updates"
+    say "ERROR: the lock keeping the locked versions that still fit, and 'bash bootstrap.sh test --latest'"
+    say "ERROR: moves everything to the newest versions and runs the tests."
     exit 1
 }
 

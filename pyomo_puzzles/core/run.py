@@ -11,6 +11,7 @@ import os
 import resource
 import signal
 import socket
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -401,8 +402,6 @@ def _stop_signals_held():
     forked and put into its own process group: a stop that came in between would otherwise
     leave a child that no kill of its group reaches, running on after its parent is gone.
     Outside the main thread, where Python handles no signal, nothing changes."""
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -12,6 +12,7 @@ test on the per-instance times (see `pyomo_puzzles.report.statistics`).
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -99,12 +100,14 @@ def _groups(runs: pd.DataFrame) -> set[tuple]:
     return set(runs[GROUP].itertuples(index=False, name=None))
 
 
-def _solver_versions(runs: pd.DataFrame) -> dict[tuple, str]:
-    """Per (puzzle, formulation, solver), the solver versions its run records name ("; "
-    between several)."""
-    named = runs.dropna(subset=["solver_version"])
-    return {key: "; ".join(sorted(set(group["solver_version"].astype(str))))
-            for key, group in named.groupby(GROUP, sort=False, dropna=False)}
+def _versions_named(runs: pd.DataFrame) -> str | None:
+    """The solver versions the run records name ("; " between several), None if none."""
+    return "; ".join(sorted(set(runs["solver_version"].dropna().astype(str)))) or None
+
+
+def _solver_versions(runs: pd.DataFrame) -> dict[tuple, str | None]:
+    """Per (puzzle, formulation, solver), the solver versions its run records name."""
+    return {key: _versions_named(group) for key, group in runs.groupby(GROUP, sort=False, dropna=False)}
 
 
 def _compare_group(group: tuple, pairs: pd.DataFrame, shift: float) -> dict:
@@ -167,7 +170,10 @@ def compare_folders(folder_a: str | Path, folder_b: str | Path, shift: float = S
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     table.attrs = {"folder_a": str(folder_a), "folder_b": str(folder_b), "shift": shift,
                    "resamples": RESAMPLES, "level": LEVEL,
-                   "versions": version_differences(folder_a, folder_b, runs_a, runs_b)}
+                   "versions": version_differences(folder_a, folder_b, runs_a, runs_b),
+                   "versions_unknown": [f"{side} has no environment.json: its package versions are not known"
+                                        for side, folder in (("A", folder_a), ("B", folder_b))
+                                        if _environment(folder) is None]}
     return table
 
 
@@ -175,8 +181,6 @@ def compare_folders(folder_a: str | Path, folder_b: str | Path, shift: float = S
 
 def _environment(folder: str | Path) -> dict | None:
     """A results folder's environment record (`experiment.environment`), None without one."""
-    import json
-
     try:
         record = json.loads((Path(folder) / "environment.json").read_text())
     except (OSError, ValueError):
@@ -203,17 +207,13 @@ def version_differences(folder_a: str | Path, folder_b: str | Path, runs_a: pd.D
     """One line per difference in the software that made the two folders: the versions the
     run records of a solver name, and from each folder's ``environment.json`` the lock's
     digest, packages not as locked, package versions, Python, and the solver executables'
-    distribution packages. A folder without ``environment.json`` is said to have none. An
-    empty list: the same versions in both."""
+    distribution packages (where both folders have ``environment.json``). An empty list:
+    the same versions in both, as far as both folders say."""
     lines = []
     for solver in sorted(set(runs_a["solver"]) & set(runs_b["solver"])):
-        named = [sorted(set(runs[runs["solver"] == solver]["solver_version"].dropna().astype(str)))
-                 for runs in (runs_a, runs_b)]
-        lines += _differ(f"solver {solver}", "; ".join(named[0]) or None, "; ".join(named[1]) or None)
+        lines += _differ(f"solver {solver}", _versions_named(runs_a[runs_a["solver"] == solver]),
+                         _versions_named(runs_b[runs_b["solver"] == solver]))
     env_a, env_b = _environment(folder_a), _environment(folder_b)
-    for side, env in (("A", env_a), ("B", env_b)):
-        if env is None:
-            lines.append(f"{side} has no environment.json: its package versions are not known")
     if env_a is None or env_b is None:
         return lines
     lock_a, lock_b = env_a.get("lock") or {}, env_b.get("lock") or {}
@@ -233,14 +233,18 @@ def version_differences(folder_a: str | Path, folder_b: str | Path, runs_a: pd.D
 
 
 def versions_text(df: pd.DataFrame) -> list[str]:
-    """The version differences of a comparison as lines for a terminal or a page."""
-    differences = df.attrs.get("versions")
+    """What a comparison says of the two folders' software, as lines for a terminal or a
+    page: a heading, then the differences as items ("  - ...")."""
+    differences, unknown = df.attrs.get("versions"), df.attrs.get("versions_unknown") or []
     if differences is None:
         return []
-    if not differences:
-        return ["Versions: A and B were made with the same solver and package versions."]
-    return (["Versions differ between A and B (a ratio then measures the software change too):"]
-            + [f"  - {line}" for line in differences])
+    if differences:
+        heading = "Versions differ between A and B (a ratio then measures the software change too):"
+    elif unknown:
+        heading = "Versions: the run records name the same solver versions; not known beyond them:"
+    else:
+        heading = "Versions: A and B were made with the same solver and package versions."
+    return [heading] + [f"  - {line}" for line in differences + unknown]
 
 
 # --- writers -------------------------------------------------------------------------------
@@ -300,8 +304,8 @@ def comparison_caption(df: pd.DataFrame) -> str:
     if "folder_a" in df.attrs:
         folders = (rf" (A: \texttt{{{latex_escape(df.attrs['folder_a'])}}}, "
                    rf"B: \texttt{{{latex_escape(df.attrs['folder_b'])}}})")
-    differences = df.attrs.get("versions") or []
-    versions = (" Versions differ between A and B: " + latex_escape("; ".join(differences)) + "."
+    differences = (df.attrs.get("versions") or []) + (df.attrs.get("versions_unknown") or [])
+    versions = (" Versions differ between A and B, or are not known: " + latex_escape("; ".join(differences)) + "."
                 if differences else "")
     return (
         f"Results folder B against A{folders}, per puzzle, formulation and solver, over the instances run in "
