@@ -183,22 +183,39 @@ def test_a_batch_killed_at_random_moments_loses_nothing_and_redoes_nothing(tmp_p
 
 # --- a solver executable killed mid-solve --------------------------------------------------
 
-def kill_when_started(command: str, after: float, killed: list) -> threading.Thread:
-    """A thread that SIGKILLs the first process named `command` `after` s after it appears."""
+def running(pid: str) -> bool:
+    """Whether the process is alive and not a zombie (ended, not yet waited for)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2] != "Z"
+
+
+def kill_when_started(command: str, after: float, killed: list, done: threading.Event) -> threading.Thread:
+    """A thread that SIGKILLs the first process named `command` still running `after` s after
+    it appeared (a short-lived one, such as a version check, is passed over), watching until
+    it has or `done` is set, however long the machine takes to get there."""
     def watch():
-        deadline = time.time() + 60
-        while time.time() < deadline:
+        passed_over = set()
+        while not done.is_set():
             for pid in filter(str.isdigit, os.listdir("/proc")):
                 try:
                     name = Path(f"/proc/{pid}/comm").read_text().strip()
                 except OSError:
                     continue
-                if name == command:
-                    time.sleep(after)
-                    os.kill(int(pid), signal.SIGKILL)
+                if name == command and pid not in passed_over:
+                    time.sleep(after)  # mid-solve: the solve takes about ten times longer
+                    try:
+                        if not running(pid):
+                            raise ProcessLookupError
+                        os.kill(int(pid), signal.SIGKILL)
+                    except ProcessLookupError:
+                        passed_over.add(pid)
+                        continue
                     killed.append(int(pid))
                     return
-            time.sleep(0.05)
+            done.wait(0.05)
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
     return thread
@@ -212,9 +229,11 @@ def test_a_solver_killed_mid_solve_gives_an_error_record_and_the_batch_goes_on(t
     slow = Run("packing/l_tromino_cube", "cell_assignment", solver, 1)  # about 20 s on cbc, 10 s on glpk
     after = Run("instant_insanity/parker_brothers", "rotations", solver, 1)
     killed: list = []
-    watcher = kill_when_started(command, 1.0, killed)
+    finished = threading.Event()
+    watcher = kill_when_started(command, 1.0, killed, finished)
     job = batch(results, [slow, after])
     workflow.solve_batch(job)
+    finished.set()
     watcher.join()
     assert killed, f"{command} never started"
     crashed = json.loads(Path(slow.record_path(str(results))).read_text())
