@@ -64,6 +64,17 @@ def test_overrunning_run_is_killed_and_recorded(pentominoes, monkeypatch):
     assert "killed" in record.message and record.wall_time < 2.0
 
 
+@pytest.mark.parametrize("limit", [2, 3])
+def test_cbc_stopped_by_its_time_limit_before_a_solution_is_a_time_limit(limit):
+    # CBC needs about 20 s for this model; it stops "on time limit" a few tenths of a second
+    # early by the framework's clock, and Pyomo calls that intermediateNonInteger (was: error)
+    ok, why = solvers.availability("cbc")
+    if not ok:
+        pytest.skip(f"cbc is not installed: {why}")
+    record = run.run("packing/l_tromino_cube", "cell_assignment", "cbc", time_limit=limit)
+    assert (record.status, record.solution, record.killed) == ("time_limit", None, False), record.message
+
+
 def test_missing_solver_is_a_clear_message(tmp_path):
     env = dict(os.environ, PATH=str(Path(sys.executable).parent))  # no /usr/bin: no cbc or glpsol
     result = run_cli("solve", "packing/l_tromino_cube", "--solver", "cbc", env=env)

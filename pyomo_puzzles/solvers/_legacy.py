@@ -8,6 +8,10 @@ Traps handled here (see the README's solver notes):
   ``other``, objective 1e50): only solutions that claim feasibility are loaded.
 - GLPK stopped by its limit reports ``feasible``: a solve that ran to its limit is
   ``time_limit``.
+- CBC stopped by its time limit before any integer solution is read by Pyomo as
+  ``intermediateNonInteger`` ("a limit was hit"), often some tenths of a second before the
+  limit by the framework's clock: with a time limit set (the only limit the adapter sets),
+  that is ``time_limit``.
 """
 
 from __future__ import annotations
@@ -91,6 +95,8 @@ class LegacySession:
         if tc in (LegacyTC.maxTimeLimit, LegacyTC.maxIterations, LegacyTC.maxEvaluations):
             return "time_limit"
         limit = self.settings.time_limit
+        if tc == LegacyTC.intermediateNonInteger and limit is not None:
+            return "time_limit"  # CBC stopped by a limit before any integer solution: the time limit is the only one set
         if limit is not None and elapsed >= 0.95 * limit:
             return "time_limit"  # GLPK reports 'feasible' when its time limit stops it
         if has_solution and tc == LegacyTC.feasible:
