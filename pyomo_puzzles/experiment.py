@@ -305,10 +305,26 @@ def _file_family(name: str) -> str:
     return family
 
 
+def _refuse_one_label_for_two(formulations: list[str]) -> None:
+    """Records are filed under a formulation's label (NAME for ``FILE.py:NAME``): two entries
+    with one label would overwrite each other's records."""
+    first: dict[str, int] = {}
+    for j, name in enumerate(formulations):
+        i = first.setdefault(formulation_label(name), j)
+        if i == j:
+            continue
+        if formulations[i] == name:
+            raise ConfigError(f"formulations[{j}]", f"{name!r} is listed twice (formulations[{i}] too)")
+        raise ConfigError(f"formulations[{j}]", f"{name!r} and formulations[{i}] {formulations[i]!r} are both "
+                          f"labelled {formulation_label(name)!r}, so their records would overwrite each other "
+                          "(NAME in FILE.py:NAME is the label: choose another)")
+
+
 def check_names(config: dict) -> None:
     """Formulations and solvers must exist somewhere (a typo is an error, not a skip)."""
     families = registry.families().values()
     known_forms = {f for fam in families for f in fam.formulations}
+    _refuse_one_label_for_two(config["formulations"])
     for i, name in enumerate(config["formulations"]):
         if is_formulation_file(name):
             try:

@@ -135,12 +135,26 @@ def test_killed_pipeline_resumes_without_redoing_finished_runs(tmp_path):
     (["solvers=[pyomo:nosuch]"], "solvers[0]"),
     (["counts={instances: [instant_insanity/parker_brothers], formulations: [rotations], solvers: [pyomo:glpk]}"],
      "counts.solvers[0]"),
+    (["formulations=[placement, rotations, placement]"], "formulations[2]"),
 ])
 def test_configuration_typos_stop_before_anything_runs(tmp_path, extra, key):
     done = snakemake(tmp_path / "results", "--config", *extra)
     assert done.returncode == 2
     ours = [line for line in done.stderr.splitlines() if line.startswith("pyomo-puzzles")]
     assert len(ours) == 1 and f"configuration key '{key}'" in ours[0] and "Traceback" not in done.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def test_two_formulations_with_one_label_are_refused_naming_both(tmp_path):
+    # was: the file model's records replaced the shipped formulation's, and the report
+    # showed the shipped one failing, with no warning
+    variant = tmp_path / "my_placement.py"
+    variant.write_text((ROOT / "pyomo_puzzles/families/packing/model_placement.py").read_text())
+    done = snakemake(tmp_path / "results", "--config", f"formulations=[placement, rotations, '{variant}:placement']")
+    assert done.returncode == 2, done.stderr[-2000:]
+    ours = [line for line in done.stderr.splitlines() if line.startswith("pyomo-puzzles")]
+    assert len(ours) == 1 and "configuration key 'formulations[2]'" in ours[0], done.stderr
+    assert f"'{variant}:placement'" in ours[0] and "formulations[0] 'placement'" in ours[0], ours[0]
     assert not (tmp_path / "results").exists()
 
 
