@@ -13,7 +13,11 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 
-configfile: os.path.join(workflow.basedir, "workflows/config/default.yaml")  # also when run with -s from elsewhere
+# The shipped default experiment, unless a configuration file is given (--configfile): that
+# file is then the whole configuration (with --config on top), never merged onto the default.
+if not workflow.overwrite_configfiles:
+
+    configfile: os.path.join(workflow.basedir, "workflows/config/default.yaml")  # also with -s from elsewhere
 
 
 include: "workflows/rules/common.smk"

@@ -133,7 +133,8 @@ def generated_path(name: str, results: str) -> str:
 
 
 DEFAULTS = {"batch": 8, "results": "results", "figures": {}, "statistics": {}, "seeds": [None], "permutations": [0],
-            "gap": None, "memory_limit_mb": None}
+            "gap": None, "memory_limit_mb": None, "repeats": 1, "time_limit": 60, "threads": 1}
+"""What a configuration that leaves a key out gets (the schema states the same defaults)."""
 FIGURE_DEFAULTS = {"text_width_pt": 418.25, "latex": False, "font_size": 9}
 STATISTICS_DEFAULTS = {"shift": 1.0, "par": 1.0, "resamples": 2000, "level": 0.95}
 
@@ -145,6 +146,8 @@ def validate_config(config: dict, schema_path: str | Path) -> dict:
     import yaml
 
     schema = yaml.safe_load(Path(schema_path).read_text())
+    if "counts" in config and config["counts"] in (None, {}):  # said explicitly: no counts
+        config = {key: value for key, value in config.items() if key != "counts"}
     error = instances.first_schema_error(config, schema)  # whole numbers as written, finite numbers
     if error is not None:
         raise _schema_error(error)

@@ -56,12 +56,6 @@ def pipeline_config(folder: Path, compare_with: Path | None = None) -> Path:
         solvers: [highs, glpk]
         repeats: 1
         time_limit: 60
-        counts:  # every key given: a configuration's counts are merged onto the default's
-          instances: [instant_insanity/parker_brothers]
-          formulations: [rotations]
-          solvers: [highs]
-          up_to_symmetry: true
-          time_limit: 120
         """) + (f"compare_with: {compare_with}\n" if compare_with else ""))
     return config
 

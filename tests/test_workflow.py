@@ -145,6 +145,38 @@ def test_configuration_typos_stop_before_anything_runs(tmp_path, extra, key):
     assert not (tmp_path / "results").exists()
 
 
+def planned_jobs(done: subprocess.CompletedProcess) -> dict[str, int]:
+    """The job counts of a dry run's summary table (rule name -> jobs)."""
+    table = done.stdout.split("job ")[1].split("total")[0]
+    return {rule: int(count) for rule, count in re.findall(r"^(\w+)\s+(\d+)$", table, re.M)}
+
+
+@pytest.mark.parametrize("counts", ["", "counts: {}\n", "counts: null\n"])
+def test_a_configuration_file_is_the_whole_configuration(tmp_path, counts):
+    # was: merged onto the shipped default, so a configuration without counts ran the
+    # default's four count jobs, and counts: {} did not clear them
+    config = tmp_path / "mine.yaml"
+    config.write_text(f"results: {tmp_path / 'results'}\ninstances: [packing/l_tromino_cube]\n"
+                      f"formulations: [placement]\nsolvers: [highs]\n{counts}")
+    done = subprocess.run([str(SNAKEMAKE), "-n", "--cores", "1", "--configfile", str(config)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    jobs = planned_jobs(done)
+    assert "count" not in jobs and jobs["solve_batch"] == 1, jobs
+    default = subprocess.run([str(SNAKEMAKE), "-n", "--cores", "1", "--config", f"results={tmp_path / 'default'}"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert planned_jobs(default)["count"] == 4  # the shipped default, without --configfile, counts
+
+
+def test_a_configuration_leaving_out_settings_gets_the_documented_defaults(tmp_path):
+    from pyomo_puzzles import experiment
+
+    config = experiment.validate_config({"instances": ["packing/l_tromino_cube"], "formulations": ["placement"],
+                                         "solvers": ["highs"]}, ROOT / "workflows/schemas/config.schema.yaml")
+    assert (config["repeats"], config["time_limit"], config["threads"]) == (1, 60, 1)
+    assert "counts" not in config
+
+
 def test_two_formulations_with_one_label_are_refused_naming_both(tmp_path):
     # was: the file model's records replaced the shipped formulation's, and the report
     # showed the shipped one failing, with no warning
