@@ -73,10 +73,15 @@ def run_instance_source(name: str, results: str) -> str:
 def run_fingerprint(item: Run, results: str, settings: dict) -> dict:
     """Everything that determines a run's record: the instance's data (its file and the files
     it is based on), the formulation's code, the package and solver versions, the settings."""
-    from pyomo_puzzles.core import solvers
-
     path = instances.resolve(run_instance_source(item.instance, results))[1]
     family = registry.family(instances.read_data_file(path).get("puzzle"))
+    return {"instance": instances.data_digest(path), **_method_fingerprint(item, family, settings)}
+
+
+def _method_fingerprint(item: Run, family: registry.Family, settings: dict) -> dict:
+    """The part of a run's fingerprint that is not its instance's data."""
+    from pyomo_puzzles.core import solvers
+
     reference = family.reference_solvers.get(item.solver)
     if reference is not None:
         code, version = _source_digest(reference.run), reference.available()[1]
@@ -84,10 +89,40 @@ def run_fingerprint(item: Run, results: str, settings: dict) -> dict:
         form = registry.formulation(family, item.formulation)
         code = _source_digest(form.build_model, form.model_data, form.decode, form.stages)
         version = solvers.availability(item.solver)[1]
-    return {"instance": instances.data_digest(path), "formulation": code, "package": _package_versions(family),
-            "solver": f"{item.solver} {version}",
+    return {"formulation": code, "package": _package_versions(family), "solver": f"{item.solver} {version}",
             "settings": {**{k: settings.get(k) for k in SETTINGS}, "seed": item.seed,
                          "permutation": item.permutation}}
+
+
+def batch_fingerprint(runs: list[dict], results: str, settings: dict) -> str:
+    """One digest of the fingerprints of a batch's runs, a parameter of its Snakemake job: when
+    a file a run depends on changes (a plugin's formulation or instance, a formulation file,
+    a package or solver version), the digest changes, so plain ``snakemake`` runs the batch
+    again, and the batch redoes the changed runs and keeps the others. A generated instance
+    counts by its name (generator, options, seed) here: its file is the job's input, made by
+    the generate_instances job, whose parameters hold the generators' code."""
+    parts = []
+    for entry in runs:
+        item = Run(**entry)
+        try:
+            if item.instance.startswith("generated/"):
+                family = _generator_family(item.instance.split("/")[1])
+                parts.append({"instance": item.instance, **_method_fingerprint(item, family, settings)})
+            else:
+                parts.append(run_fingerprint(item, results, settings))
+        except Exception as error:  # noqa: BLE001 - the batch says what is wrong, run by run
+            parts.append({"run": entry, "unreadable": f"{type(error).__name__}: {error}"})
+    return _digest(json.dumps(parts, sort_keys=True, default=str).encode())
+
+
+def _generator_family(generator: str) -> registry.Family:
+    return next(fam for fam in registry.families().values() if generator in fam.generators)
+
+
+def generators_digest(generated: list[dict]) -> str:
+    """A digest of the code of the files that define the experiment's generators (a
+    parameter of the generate_instances job: an edited generator makes its instances again)."""
+    return _source_digest(*(registry.generator(name) for name in sorted({g["generator"] for g in generated})))
 
 
 def _why_redo(path: Path, fingerprint: dict | None, forced: bool) -> str | None:

@@ -4,6 +4,7 @@ import dataclasses
 import os
 
 from pyomo_puzzles import experiment
+from pyomo_puzzles import workflow as workflow_glue  # `workflow` is Snakemake's own object here
 from pyomo_puzzles.errors import UserError
 
 try:
@@ -24,10 +25,16 @@ def parquet_output():
     return {"parquet": f"{RESULTS}/tables/runs.parquet"} if PARQUET else {}
 BATCHES = experiment.batches(RUNS, config["batch"])
 GENERATED_BY_NAME = {g.name: g for g in GENERATED}
+GENERATED_SPECS = [{"generator": g.generator, "seed": g.seed, "options": dict(g.options)} for g in GENERATED]
+SETTINGS = {key: config[key] for key in workflow_glue.SETTINGS}
 
 
 def batch_runs(wildcards):
     return [dataclasses.asdict(r) for r in BATCHES[int(wildcards.batch)]]
+
+
+def batch_fingerprint(wildcards):
+    return workflow_glue.batch_fingerprint(batch_runs(wildcards), RESULTS, SETTINGS)
 
 
 def batch_inputs(wildcards):

@@ -9,7 +9,8 @@ rule generate_instances:
     output:
         [g.path(RESULTS) for g in GENERATED],
     params:
-        generated=[{"generator": g.generator, "seed": g.seed, "options": dict(g.options)} for g in GENERATED],
+        generated=GENERATED_SPECS,
+        code=workflow_glue.generators_digest(GENERATED_SPECS),  # an edited generator makes them again
     log:
         f"{RESULTS}/logs/instances.log",
     conda:
@@ -26,12 +27,10 @@ rule solve_batch:
     params:
         runs=batch_runs,
         results=lambda w, output: os.path.dirname(os.path.dirname(output.manifest)),
-        settings={
-            "time_limit": config["time_limit"],
-            "threads": config["threads"],
-            "gap": config["gap"],
-            "memory_limit_mb": config["memory_limit_mb"],
-        },
+        settings=SETTINGS,
+        # what the runs depend on (instances, formulation code, package and solver versions):
+        # a change reruns the batch, which redoes the changed runs and keeps the others
+        fingerprint=batch_fingerprint,
     wildcard_constraints:
         batch="[0-9]+",
     threads: config["threads"]
