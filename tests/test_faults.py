@@ -183,19 +183,38 @@ def test_a_batch_killed_at_random_moments_loses_nothing_and_redoes_nothing(tmp_p
 
 # --- a solver executable killed mid-solve --------------------------------------------------
 
-def running(pid: str) -> bool:
-    """Whether the process is alive and not a zombie (ended, not yet waited for)."""
+def stat_fields(pid: str) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (state, ppid, ...); [] if gone."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
-        return False
-    return stat[stat.rfind(")") + 2] != "Z"
+        return []
+    return stat[stat.rfind(")") + 2:].split()
+
+
+def running(pid: str) -> bool:
+    """Whether the process is alive and not a zombie (ended, not yet waited for)."""
+    fields = stat_fields(pid)
+    return bool(fields) and fields[0] != "Z"
+
+
+def descends_from_this_test(pid: str) -> bool:
+    """Whether the process was started, at any depth, by this test's process (another
+    process of the machine with the same name is not this test's to kill)."""
+    while pid not in ("0", "1"):
+        fields = stat_fields(pid)
+        if not fields:
+            return False
+        pid = fields[1]
+        if pid == str(os.getpid()):
+            return True
+    return False
 
 
 def kill_when_started(command: str, after: float, killed: list, done: threading.Event) -> threading.Thread:
-    """A thread that SIGKILLs the first process named `command` still running `after` s after
-    it appeared (a short-lived one, such as a version check, is passed over), watching until
-    it has or `done` is set, however long the machine takes to get there."""
+    """A thread that SIGKILLs the first process named `command`, started by this test, still
+    running `after` s after it appeared (a short-lived one, such as a version check, is passed
+    over), watching until it has or `done` is set, however long the machine takes to get there."""
     def watch():
         passed_over = set()
         while not done.is_set():
@@ -204,7 +223,7 @@ def kill_when_started(command: str, after: float, killed: list, done: threading.
                     name = Path(f"/proc/{pid}/comm").read_text().strip()
                 except OSError:
                     continue
-                if name == command and pid not in passed_over:
+                if name == command and pid not in passed_over and descends_from_this_test(pid):
                     time.sleep(after)  # mid-solve: the solve takes about ten times longer
                     try:
                         if not running(pid):
