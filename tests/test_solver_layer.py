@@ -75,6 +75,55 @@ def test_cbc_stopped_by_its_time_limit_before_a_solution_is_a_time_limit(limit):
     assert (record.status, record.solution, record.killed) == ("time_limit", None, False), record.message
 
 
+F_SETPIPE_SZ = 1031  # fcntl.F_SETPIPE_SZ (Linux; the constant is in fcntl from Python 3.10 on some builds only)
+
+
+def test_a_long_scip_run_is_not_blocked_by_its_own_output(tmp_path, monkeypatch):
+    """SCIP on a generated IQ Twist challenge with the faithful coordinate model (6-7 s, some
+    20 KB of SCIP log) against SCIP on the same model's exported MPS, standalone. (The
+    challenge is one on which the two models SCIP sees, Pyomo's direct one and the MPS, take
+    about as long: on others their different row and column orders make up to five times
+    the difference, see benchmarks/scip_output.py.)
+
+    Pyomo captures SCIP's output on a pipe that a Python thread drains, while PySCIPOpt holds
+    the GIL in optimize: once the pipe was full (64 KB: runs of about a minute on these
+    models; a 30x30 nonogram after 10 s), SCIP blocked writing to it until the run's hard
+    kill, recorded as a time-out. Here every pipe holds one page (4 KB), so that a run of
+    seconds would show the same stall."""
+    import fcntl
+
+    import pyscipopt
+    import yaml
+
+    from pyomo_puzzles.core import export, registry
+
+    ok, why = solvers.availability("scip")
+    if not ok:
+        pytest.skip(f"scip is not installed: {why}")
+    path = tmp_path / "challenge.yaml"
+    path.write_text(yaml.safe_dump(registry.generator("iq_twist")(seed=3, pegs=7), sort_keys=False))
+    mps = next(p for p in export.export(instances.load(path), "coordinates", tmp_path, ("mps",)))
+    standalone = pyscipopt.Model()
+    standalone.hideOutput(True)
+    standalone.readProblem(str(mps))
+    standalone.setParam("limits/time", 120)
+    standalone.optimize()
+    assert standalone.getStatus() == "optimal"
+
+    real_pipe = os.pipe
+
+    def one_page_pipe():
+        read, write = real_pipe()
+        fcntl.fcntl(write, F_SETPIPE_SZ, 4096)
+        return read, write
+
+    monkeypatch.setattr(os, "pipe", one_page_pipe)
+    record = run.run(str(path), "coordinates", "scip", time_limit=120)
+    assert (record.status, record.checked, record.killed) == ("optimal", True, False), record.message
+    alone = standalone.getSolvingTime()
+    assert record.solver_time < 2 * alone + 5, f"{record.solver_time:.1f} s in the framework, {alone:.1f} s alone"
+
+
 def test_missing_solver_is_a_clear_message(tmp_path):
     env = dict(os.environ, PATH=str(Path(sys.executable).parent))  # no /usr/bin: no cbc or glpsol
     result = run_cli("solve", "packing/l_tromino_cube", "--solver", "cbc", env=env)

@@ -1,6 +1,7 @@
 """SCIP, in-process through PySCIPOpt (whose wheels bundle SCIP) and Pyomo's new interface:
 ``scip_direct`` for one-off solves, ``scip_persistent`` for enumeration.
 
+SCIP's log is switched off (`QUIET`: with it, a long run blocked on Pyomo's output pipe).
 Pyomo reports PySCIPOpt's version; the record names SCIP's own and PySCIPOpt's. SCIP's
 tree search is single-threaded: Pyomo passes ``threads`` on as ``lp/threads``. Trap: Pyomo's
 SCIP interface fails on a constraint without variables (``0 <= 1``, as a sum over an empty
@@ -14,8 +15,16 @@ from pyomo_puzzles.core.solvers import Adapter, Options, SolveOutcome, SolverSet
 from pyomo_puzzles.solvers import _pyomo_v2
 
 
+QUIET = {"display/verblevel": 0}
+"""SCIP's log switched off. Pyomo captures the solver's output on a pipe that a Python thread
+drains, while PySCIPOpt's optimize holds the GIL: past 64 KB of log (a run of a few seconds
+on a hard model) SCIP blocked writing to the pipe and stayed blocked until the run's hard
+kill, which then read as a time-out."""
+
+
 def scip_options(settings: SolverSettings) -> dict:
-    return {} if settings.seed is None else {"randomization/randomseedshift": int(settings.seed)}
+    seed = {} if settings.seed is None else {"randomization/randomseedshift": int(settings.seed)}
+    return {**QUIET, **seed}
 
 
 def constant_rows(model) -> list:
