@@ -176,12 +176,18 @@ def test_performance_profile_by_hand(runs):
     assert sorted(default["tau"].unique()) == [1.0, 2.0]  # breakpoints: 1 and each finite ratio
 
 
-def test_performance_profile_treats_a_missing_run_as_unsolved(runs):
+def test_performance_profile_leaves_out_instances_a_method_does_not_apply_to(runs):
+    # was: an instance a formulation does not apply to (no run) counted as a failure
     fewer = runs[~((runs["solver"] == "highs") & (runs["instance"] == "packing/p1"))]
     data = figures.performance_profile_data(fewer, taus=[1.0])
-    fraction = data.set_index("method")["fraction"]
-    assert fraction["highs / placement"] == pytest.approx(2 / 3)  # p2, p3 best; p1 not run
-    assert fraction["cbc / cell_assignment"] == pytest.approx(1 / 3)
+    by_method = data.set_index("method")
+    assert by_method.loc["highs / placement", "fraction"] == pytest.approx(2 / 2)  # p2, p3 best; p1 not run
+    assert tuple(by_method.loc["highs / placement", ["instances", "of"]]) == (2, 3)
+    assert by_method.loc["cbc / cell_assignment", "fraction"] == pytest.approx(1 / 3)  # p1 best, p2 and p3 unsolved
+    ratios = figures.performance_ratios(fewer).set_index(["instance", "method"])
+    assert not ratios.loc[("packing/p1", "highs / placement"), "applies"]
+    assert np.isnan(ratios.loc[("packing/p1", "highs / placement"), "ratio"])
+    assert np.isinf(ratios.loc[("packing/p2", "cbc / cell_assignment"), "ratio"])  # ran, not solved
 
 
 def test_cactus_data_by_hand(runs):
@@ -358,17 +364,37 @@ def test_family_table_by_hand(runs):
 
     cbc = runs[runs["solver"] == "cbc"].assign(formulation="placement")
     frame = pd.concat([runs[runs["solver"] == "highs"], cbc], ignore_index=True)
-    table = family_tables.family_summary(frame).set_index("solver")
+    table = family_tables.family_summary(frame).query("scope == 'common'").set_index("solver")
     assert table.loc["highs", "solved"] == 3 and table.loc["highs", "sgm_time"] == pytest.approx(3.0)
     cbc_sgm = math.exp((math.log(1.5) + 2 * math.log(11)) / 3) - 1
     assert table.loc["cbc", "solved"] == 1 and table.loc["cbc", "sgm_time"] == pytest.approx(cbc_sgm)
-    par10 = family_tables.family_summary(frame, shift=10.0, par=10).set_index("solver")
+    par10 = family_tables.family_summary(frame, shift=10.0, par=10).query("scope == 'common'").set_index("solver")
     assert par10.loc["cbc", "sgm_time"] == pytest.approx(math.exp((math.log(10.5) + 2 * math.log(110)) / 3) - 10)
     latex = family_tables.family_latex(family_tables.family_summary(frame), "packing", labels={"highs": "HiGHS"})
     assert "placement & 1/3 & 4.66 & 3/3 & \\textbf{3.00} \\\\" in latex  # cbc first (sorted), best in bold
     assert "\\multicolumn{2}{c}{HiGHS}" in latex and "\\toprule" in latex and "\\bottomrule" in latex
     assert "$s = 1$\\,s" in latex and "count at the time limit" in latex
     assert "PAR10" in family_tables.family_latex(family_tables.family_summary(frame, par=10), "packing", par=10)
+
+
+def test_family_table_compares_formulations_over_the_instances_both_apply_to(runs):
+    """cell_assignment runs on p1 only (it applies to nothing else): the table compares both
+    formulations on p1 (highs / placement 1 s, cbc / cell_assignment 0.5 s) and says so; the
+    CSV keeps placement over its three instances too (SGM 3, as in the table by hand above).
+    Was: placement's mean over three instances against cell_assignment's over one."""
+    from pyomo_puzzles.report import family_tables
+
+    partial = runs[(runs["solver"] == "highs") | (runs["instance"] == "packing/p1")]
+    table = family_tables.family_summary(partial)
+    latex = family_tables.family_latex(table, "packing")
+    assert "placement & -- & -- & 1/1 & \\textbf{1.00} \\\\" in latex, latex
+    assert "cell\\_assignment & 1/1 & \\textbf{0.500} & -- & -- \\\\" in latex, latex
+    assert ("Formulations compared over the 1 instance every one of them applies to (they apply to: "
+            "cell\\_assignment to 1, placement to 3") in latex
+    every = table[(table["scope"] == "all") & (table["formulation"] == "placement")].iloc[0]
+    assert (every["instances"], every["solved"], every["sgm_time"]) == (3, 3, pytest.approx(3.0))
+    same = family_tables.family_latex(family_tables.family_summary(runs), "packing")
+    assert "compared over" not in same  # both apply to all three
 
 
 def test_latex_tables_compile_and_fit_the_page(runs, tmp_path):

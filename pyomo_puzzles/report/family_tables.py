@@ -14,30 +14,76 @@ import pandas as pd
 
 from pyomo_puzzles.report import tables
 
-COLUMNS = ("puzzle", "formulation", "solver", "runs", "solved", "sgm_time")
+COLUMNS = ("puzzle", "formulation", "solver", "scope", "instances", "runs", "solved", "sgm_time")
+"""``scope``: ``common`` (over the instances every formulation of the family in the runs
+applies to: what the LaTeX table and the report show) or ``all`` (each formulation over
+every instance it applies to)."""
+
+
+def formulation_instances(runs: pd.DataFrame) -> dict[tuple[str, str], set[str]]:
+    """(puzzle, formulation) -> the instances it ran on (those it applies to)."""
+    frame = pd.DataFrame({"puzzle": tables._column(runs, "puzzle").astype(str),
+                          "formulation": tables._column(runs, "formulation").astype(str),
+                          "instance": tables._column(runs, "instance").astype(str)})
+    return {key: set(group["instance"]) for key, group in frame.groupby(["puzzle", "formulation"], sort=True)}
+
+
+def common_instances(runs: pd.DataFrame) -> dict[str, set[str]]:
+    """Per puzzle, the instances every one of its formulations in the runs applies to."""
+    common: dict[str, set[str]] = {}
+    for (puzzle, _), found in formulation_instances(runs).items():
+        common[puzzle] = common[puzzle] & found if puzzle in common else set(found)
+    return common
 
 
 def family_summary(runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS, par: float = 1.0) -> pd.DataFrame:
-    """Tidy: one row per (puzzle, formulation, solver) with runs, solved and the SGM."""
+    """Tidy: one row per (puzzle, formulation, solver, scope) with instances, runs, solved
+    and the SGM (see `COLUMNS` for the two scopes)."""
     status = tables._column(runs, "status")
     timed = runs[status != "licence_limit"]
     frame = pd.DataFrame({
         "puzzle": tables._column(timed, "puzzle").astype(str),
         "formulation": tables._column(timed, "formulation").astype(str),
         "solver": tables._column(timed, "solver").astype(str),
+        "instance": tables._column(timed, "instance").astype(str),
         "solved": tables.solved(timed), "time": tables.censored_time(timed, par),
     })
-    rows = [{"puzzle": p, "formulation": f, "solver": s, "runs": len(group), "solved": int(group["solved"].sum()),
-             "sgm_time": tables.shifted_geometric_mean(group["time"], shift)}
-            for (p, f, s), group in frame.groupby(["puzzle", "formulation", "solver"], sort=True)]
+    common = common_instances(runs)
+    in_common = pd.Series([i in common.get(p, ()) for p, i in zip(frame["puzzle"], frame["instance"])],
+                          index=frame.index, dtype=bool)
+    rows = []
+    for scope, chosen in (("common", frame[in_common]), ("all", frame)):
+        rows += [{"puzzle": p, "formulation": f, "solver": s, "scope": scope, "instances": group["instance"].nunique(),
+                  "runs": len(group), "solved": int(group["solved"].sum()),
+                  "sgm_time": tables.shifted_geometric_mean(group["time"], shift)}
+                 for (p, f, s), group in chosen.groupby(["puzzle", "formulation", "solver"], sort=True)]
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def caption(puzzle: str, shift: float, par: float) -> str:
+def shown(table: pd.DataFrame, puzzle: str) -> tuple[pd.DataFrame, str]:
+    """The rows of `puzzle` a table shows: over the instances every formulation applies to
+    where there is one, else each formulation over its own; and a sentence saying so for the
+    caption (plain text; "" where every formulation applies to the same instances)."""
+    rows = table[table["puzzle"] == puzzle]
+    every, common = rows[rows["scope"] == "all"], rows[rows["scope"] == "common"]
+    counts = every.groupby("formulation")["instances"].max()
+    if counts.nunique() <= 1 and (common.empty or common["instances"].max() == counts.max()):
+        return (common if not common.empty else every), ""
+    applies = ", ".join(f"{f} to {n}" for f, n in counts.items())
+    if common.empty:
+        return every, (f"The formulations apply to different instances ({applies}) and to none in common: "
+                       "each row is over its own instances, so rows are not comparable.")
+    n = common["instances"].max()
+    return common, (f"Formulations compared over the {n} instance{'s' if n != 1 else ''} every one of them "
+                    f"applies to (they apply to: {applies}; families.csv, scope all, has each over all of its "
+                    "instances).")
+
+
+def caption(puzzle: str, shift: float, par: float, coverage: str = "") -> str:
     return (f"{tables.latex_escape(puzzle)}: runs solved (optimal with a checked solution, or proven "
             f"infeasible) and the shifted geometric mean (SGM) of the wall time in seconds, per formulation "
             f"and solver; {tables.unsolved_treatment(par)}. {tables.sgm_definition(shift)} "
-            "The best SGM of each row is in bold.")
+            "The best SGM of each row is in bold." + (f" {tables.latex_escape(coverage)}" if coverage else ""))
 
 
 def _cell_pair(entry: pd.Series | None, best: float) -> list[str]:
@@ -53,12 +99,12 @@ def family_latex(table: pd.DataFrame, puzzle: str, shift: float = tables.SHIFT_S
                  labels: dict[str, str] | None = None) -> str:
     """The booktabs table of one family (needs ``\\usepackage{booktabs}``)."""
     labels = labels or {}
-    rows = table[table["puzzle"] == puzzle]
+    rows, coverage = shown(table, puzzle)
     solvers = sorted(set(rows["solver"]))  # the same column order in every results folder
     formulations = list(dict.fromkeys(rows["formulation"]))
     name = lambda text: tables.latex_escape(labels.get(text, text))  # noqa: E731
     lines = ["% requires \\usepackage{booktabs}", "\\begin{table}[htbp]", "  \\centering", "  \\small",
-             "  \\setlength{\\tabcolsep}{4pt}", f"  \\caption{{{caption(puzzle, shift, par)}}}",
+             "  \\setlength{\\tabcolsep}{4pt}", f"  \\caption{{{caption(puzzle, shift, par, coverage)}}}",
              f"  \\label{{tab:{puzzle}}}", "  \\begin{tabular}{l" + "rr" * len(solvers) + "}", "    \\toprule",
              "    & " + " & ".join(f"\\multicolumn{{2}}{{c}}{{{name(s)}}}" for s in solvers) + " \\\\",
              "    " + " ".join(f"\\cmidrule(lr){{{2 + 2 * i}-{3 + 2 * i}}}" for i in range(len(solvers))),

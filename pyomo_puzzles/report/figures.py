@@ -168,10 +168,13 @@ def performance_ratios(runs: pd.DataFrame) -> pd.DataFrame:
     """Dolan-More ratios per (puzzle, instance, method): time / best time on that instance.
 
     Puzzles are kept apart (formulations are family-specific). Within a puzzle, every
-    method that ran any of its instances is compared on all of them; an instance the method
-    did not solve (or did not run) has time and ratio infinity. The best time is the
-    smallest solved time of any method; if no method solved the instance, all ratios are
-    infinite. Columns: puzzle, instance, method, time, best, ratio.
+    method that ran any of its instances is compared on the instances it ran; an instance it
+    ran and did not solve has time and ratio infinity. An instance it did not run is one its
+    formulation does not apply to (the experiment leaves those out): ``applies`` is False
+    there and time and ratio are NaN, neither solved nor failed. The best time is the
+    smallest solved time of any method; if no method solved the instance, the ratios of the
+    methods that ran it are infinite. Columns: puzzle, instance, method, applies, time, best,
+    ratio.
     """
     data = instance_times(runs)
     frames = []
@@ -179,35 +182,40 @@ def performance_ratios(runs: pd.DataFrame) -> pd.DataFrame:
         grid = pd.MultiIndex.from_product([sorted(group["instance"].unique()), sorted(group["method"].unique())],
                                           names=["instance", "method"])
         times = group.set_index(["instance", "method"])
-        time = times["time"].clip(lower=MIN_TIME).where(times["solved"], math.inf).reindex(grid, fill_value=math.inf)
+        time = times["time"].clip(lower=MIN_TIME).where(times["solved"], math.inf).reindex(grid)
         frame = time.rename("time").reset_index()
+        frame.insert(2, "applies", frame["time"].notna())
         frame["best"] = frame.groupby("instance")["time"].transform("min")
-        frame["ratio"] = np.where(np.isfinite(frame["best"]), frame["time"] / frame["best"], math.inf)
+        frame["ratio"] = np.where(np.isfinite(frame["best"]), frame["time"] / frame["best"],
+                                  np.where(frame["applies"], math.inf, math.nan))
         frame.insert(0, "puzzle", puzzle)
         frames.append(frame)
     if not frames:
-        return pd.DataFrame(columns=["puzzle", "instance", "method", "time", "best", "ratio"])
+        return pd.DataFrame(columns=["puzzle", "instance", "method", "applies", "time", "best", "ratio"])
     return pd.concat(frames, ignore_index=True)
 
 
 def performance_profile_data(runs: pd.DataFrame, taus: Sequence[float] | None = None) -> pd.DataFrame:
     """The Dolan-More performance profile: for each puzzle and method, the fraction of the
-    puzzle's instances with ratio t / t_best <= tau (unsolved: ratio infinity).
+    instances the method applies to with ratio t / t_best <= tau (unsolved: ratio infinity;
+    instances its formulation does not apply to are left out, see `performance_ratios`).
 
     ``taus``: where to evaluate it; by default at its breakpoints (1 and every finite ratio
-    of the puzzle), where the step function changes. Columns: puzzle, method, tau, fraction.
+    of the puzzle), where the step function changes. Columns: puzzle, method, tau, fraction,
+    instances (those the method applies to), of (the puzzle's instances).
     """
     ratios = performance_ratios(runs)
     rows = []
     for puzzle, group in ratios.groupby("puzzle", sort=True):
         finite = group["ratio"][np.isfinite(group["ratio"])]
         points = sorted(set(taus) if taus is not None else {1.0, *finite.tolist()})
+        total = group["instance"].nunique()
         for method, by_method in group.groupby("method", sort=True):
-            values = by_method["ratio"].to_numpy()
+            values = by_method.loc[by_method["applies"], "ratio"].to_numpy()
             for tau in points:
                 rows.append({"puzzle": puzzle, "method": method, "tau": float(tau),
-                             "fraction": float(np.mean(values <= tau))})
-    return pd.DataFrame(rows, columns=["puzzle", "method", "tau", "fraction"])
+                             "fraction": float(np.mean(values <= tau)), "instances": len(values), "of": total})
+    return pd.DataFrame(rows, columns=["puzzle", "method", "tau", "fraction", "instances", "of"])
 
 
 def cactus_data(runs: pd.DataFrame) -> pd.DataFrame:
@@ -566,9 +574,24 @@ def _virtual_best_profile(ratios: pd.DataFrame, taus: np.ndarray) -> np.ndarray:
     return np.full(len(taus), float(solved_by_any.mean()))
 
 
+def _note_partial_formulations(ax, style: FigureStyle, panel: pd.DataFrame) -> None:
+    """Say in the panel which formulations apply to only some of its instances (their curves
+    are fractions of those)."""
+    formulations = panel.assign(formulation=panel["method"].str.split(" / ", n=1).str[1])
+    partial = formulations[formulations["instances"] < formulations["of"]].groupby("formulation")[
+        ["instances", "of"]].max()
+    if partial.empty:
+        return
+    lines = [f"{name}: applies to {int(row.instances)} of {int(row.of)}" for name, row in partial.iterrows()]
+    ax.text(0.98, 0.03, style.text("\n".join(lines)), transform=ax.transAxes, ha="right", va="bottom",
+            fontsize=style.font_size - 1, color="0.3", zorder=5)
+
+
 def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
     """Dolan-More performance profile per family (one panel each), log2 tau axis, with the
-    virtual best method (the best of all methods on each instance) in black."""
+    virtual best method (the best of all methods on each instance) in black. A method's curve
+    is over the instances its formulation applies to; a formulation that applies to only some
+    of the family's instances is named in the panel with how many."""
     runs, codes = _with_runs(runs, style)
     data = performance_profile_data(runs)
     ratios = performance_ratios(runs)
@@ -593,6 +616,7 @@ def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path
                 steps = np.diff(np.concatenate([[0.0], y[:-1]])) > 0
                 ax.plot(x[:-1][steps], y[:-1][steps], linestyle="none", marker=spec["marker"], color=spec["color"],
                         markersize=3.5)
+            _note_partial_formulations(ax, style, panel)
             best = _virtual_best_profile(ratios[ratios["puzzle"] == puzzle], np.array([1.0, tau_max]))
             ax.step([1.0, tau_max], best, where="post", color="black", linewidth=0.9, zorder=4)
             ax.set_xscale("log", base=2)

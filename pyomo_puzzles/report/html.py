@@ -112,19 +112,24 @@ def environment_html(environment: dict) -> str:
     return html_table(rows, css_class="environment") if len(rows) else "<p>(not recorded)</p>"
 
 
-def family_summaries(runs: pd.DataFrame, summary: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def family_summaries(runs: pd.DataFrame, summary: pd.DataFrame) -> dict[str, tuple[pd.DataFrame, str]]:
     """Per family, a table: one row per formulation, one column per solver, cells "solved/runs"
-    and the SGM time. Taken from `summary` when it is `family_tables.family_summary`'s table,
-    else computed from `runs` by that function."""
+    and the SGM time, with the sentence saying over which instances (as the LaTeX family
+    tables, `family_tables.shown`). Taken from `summary` when it is
+    `family_tables.family_summary`'s table, else computed from `runs` by that function."""
     from pyomo_puzzles.report import family_tables
 
     if set(family_tables.COLUMNS) <= set(summary.columns):
         long = summary[list(family_tables.COLUMNS)]
-    elif {"puzzle", "solver", "formulation"} <= set(runs.columns):
+    elif {"puzzle", "solver", "formulation", "instance"} <= set(runs.columns):
         long = family_tables.family_summary(runs)
     else:
         return {}
-    return {str(puzzle): _solver_grid(group) for puzzle, group in long.groupby("puzzle", sort=True)}
+    grids = {}
+    for puzzle in sorted(long["puzzle"].unique()):
+        rows, coverage = family_tables.shown(long, puzzle)
+        grids[str(puzzle)] = (_solver_grid(rows), coverage)
+    return grids
 
 
 def _solver_grid(rows: pd.DataFrame) -> pd.DataFrame:
@@ -139,13 +144,14 @@ def _summary_cell(solved: int, runs: int, sgm: float) -> str:
     return f"{int(solved)}/{int(runs)}<br><small>{html.escape(tables.format_seconds(sgm))} s</small>"
 
 
-def _grid_html(puzzle: str, grid: pd.DataFrame) -> str:
+def _grid_html(puzzle: str, grid: pd.DataFrame, coverage: str = "") -> str:
     head = "<th>formulation</th>" + "".join(f"<th>{html.escape(str(s))}</th>" for s in grid.columns)
     body = "".join(
         f"<tr><th>{html.escape(str(formulation))}</th>"
         + "".join(f'<td class="num">{cell if isinstance(cell, str) else ""}</td>' for cell in row) + "</tr>"
         for formulation, row in zip(grid.index, grid.itertuples(index=False)))
-    return (f"<h3>{html.escape(puzzle)}</h3>\n<div class=\"table-wrap\"><table>"
+    note = f"<p>{html.escape(coverage)}</p>" if coverage else ""
+    return (f"<h3>{html.escape(puzzle)}</h3>\n{note}<div class=\"table-wrap\"><table>"
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 
@@ -155,7 +161,7 @@ def summary_html(runs: pd.DataFrame, summary: pd.DataFrame) -> str:
     if not grids:
         return "<p>(no runs)</p>"
     return ("<p>Per family: runs solved / runs, and below it the SGM time, per solver (columns) and "
-            "formulation (rows).</p>\n" + "\n".join(_grid_html(p, g) for p, g in grids.items()))
+            "formulation (rows).</p>\n" + "\n".join(_grid_html(p, g, c) for p, (g, c) in grids.items()))
 
 
 def _relative_href(path: Path, start: Path) -> str:
