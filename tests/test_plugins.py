@@ -128,6 +128,22 @@ def test_broken_plugins_are_reported_in_one_line_and_the_rest_works(tmp_path):
     assert solved.returncode == 0 and "solution checked" in solved.stdout
 
 
+def test_a_broken_plugins_instance_or_family_is_said_to_be_broken(tmp_path):
+    # was: "no instance ... not a file and not a shipped instance" from solve, and
+    # "unknown puzzle family" from the kit, for a plugin that failed to import
+    site = tmp_path / "site"
+    site.mkdir()
+    install_plugin(site, "tiles-plugin", "tiles", "import no_such_module_here\n", "tiles")
+    env = plugin_env(site)
+    solved = run_cli("solve", "tiles/knuth_example", env=env)
+    assert solved.returncode == 2 and solved.stderr.count("\n") == 1, solved.stderr
+    assert ("no instance 'tiles/knuth_example': the family plugin 'tiles' is broken" in solved.stderr
+            and "No module named 'no_such_module_here'" in solved.stderr), solved.stderr
+    kit = subprocess.run([sys.executable, "-c", "from pyomo_puzzles import testing; testing.check_family('tiles')"],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert "the family plugin 'tiles' is broken" in kit.stderr and "unknown puzzle family" not in kit.stderr, kit.stderr
+
+
 FORMULATION_FILE = '''
 """Placement, written outside the package{note}."""
 from pyomo_puzzles.families.packing import model_placement

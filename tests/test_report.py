@@ -288,6 +288,39 @@ def test_figures_select_order_and_label_methods(runs, tmp_path):
     assert "HiGHS" in labels and "cbc" not in labels and "cell_assignment" not in labels
 
 
+def test_runtime_figure_tells_errors_from_time_outs(runs, tmp_path):
+    # was: an error drawn as a time-out mark. B on p2 ran out of time, B on p3 failed.
+    data = figures.instance_times(runs).set_index(["instance", "method"])
+    b = "cbc / cell_assignment"
+    assert not data.loc[("packing/p2", b), "error"] and data.loc[("packing/p3", b), "error"]
+    assert not data["error"][data["solved"]].any()
+    drawn = []
+
+    def markers(figure):
+        for ax in figure.axes:
+            for collection in ax.collections:
+                drawn.append((collection.get_paths()[0].vertices.round(3).tobytes(), len(collection.get_offsets())))
+        drawn.append(("legend", [t.get_text() for t in figure.legends[0].get_texts()]))
+
+    figures.INSPECTORS.append(markers)
+    try:
+        figures.runtime_per_instance(runs, figures.FigureStyle(), tmp_path / "runtime")
+    finally:
+        figures.INSPECTORS.pop()
+    assert figures.ERROR_LABEL in drawn[-1][1] and figures.TIMEOUT_LABEL in drawn[-1][1]
+    from matplotlib.markers import MarkerStyle
+
+    def shape(marker):
+        return MarkerStyle(marker).get_path().transformed(MarkerStyle(marker).get_transform()).vertices
+
+    counts = {}
+    for vertices, n in drawn[:-1]:
+        for name, marker in (("error", figures.ERROR_MARKER), ("timeout", figures.TIMEOUT_MARKER)):
+            if n and vertices == shape(marker).round(3).tobytes():
+                counts[name] = counts.get(name, 0) + n
+    assert counts == {"error": 1, "timeout": 1}, counts
+
+
 def test_scaling_joins_only_instances_of_one_kind(runs, tmp_path):
     one_size = runs.assign(size=5.0)  # every instance the same size: no series to draw
     assert figures.scaling(one_size, figures.FigureStyle(), tmp_path / "s1") == []

@@ -90,6 +90,9 @@ def resolve(name_or_path: str | Path) -> tuple[str | None, Path]:
     found = _shipped_file(key)
     if found is not None:
         return key, found
+    broken = registry.broken_plugins().get(key.split("/", 1)[0]) if "/" in key else None
+    if broken:
+        raise UserError(f"no instance '{name_or_path}': the family plugin '{key.split('/', 1)[0]}' is broken: {broken}")
     raise UserError(
         f"no instance '{name_or_path}': not a file and not a shipped instance "
         "(run 'pyomo-puzzles list' to see them)"

@@ -325,6 +325,9 @@ def _is_shipped(name: str) -> bool:
 def family(name: str) -> Family:
     found = find(name) if isinstance(name, str) else None
     if found is None:
+        broken = broken_plugins().get(name) if isinstance(name, str) else None
+        if broken:
+            raise UserError(f"the family plugin '{name}' is broken: {broken}")
         raise UserError(f"unknown puzzle family '{name}' (known: {', '.join(families())})")
     return found
 

@@ -38,6 +38,8 @@ POINTS_PER_INCH = 72.27
 PNG_DPI = 200
 TIMEOUT_MARKER = "x"
 TIMEOUT_LABEL = "timeout (at limit)"
+ERROR_MARKER = "$!$"
+ERROR_LABEL = "error (at limit)"
 METHOD_MARKERS = ("o", "s", "^", "D", "v", "P", "<", ">", "p", "h", "*", "d")
 LINE_STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 1)), (0, (8, 2, 2, 2)))
 MIN_TIME = 1e-6
@@ -137,10 +139,11 @@ def instance_times(runs: pd.DataFrame) -> pd.DataFrame:
     """One row per (puzzle, instance, method): repeats combined.
 
     Columns: puzzle, instance, method, solver, formulation, time (median censored time over
-    repeats), solved (strict majority of repeats solved), time_limit (median over repeats),
-    repeats, size, size_label.
+    repeats), solved (strict majority of repeats solved), error (not solved, and most of the
+    unsolved repeats ended in an error rather than a limit), time_limit (median over
+    repeats), repeats, size, size_label.
     """
-    columns = ["puzzle", "instance", "method", "solver", "formulation", "time", "solved", "time_limit",
+    columns = ["puzzle", "instance", "method", "solver", "formulation", "time", "solved", "error", "time_limit",
                "repeats", "size", "size_label"]
     if runs.empty:
         return pd.DataFrame(columns=columns)
@@ -151,6 +154,7 @@ def instance_times(runs: pd.DataFrame) -> pd.DataFrame:
         "solver": tables._column(runs, "solver").astype(str),
         "formulation": tables._column(runs, "formulation").astype(str),
         "time": tables.censored_time(runs), "solved": tables.solved(runs),
+        "errored": tables._column(runs, "status").astype(str) == "error",
         "time_limit": tables.time_limits(runs), "size": size,
         "size_label": tables._column(runs, "size_label"),
     }, index=runs.index)
@@ -158,9 +162,11 @@ def instance_times(runs: pd.DataFrame) -> pd.DataFrame:
     grouped = table.groupby(["puzzle", "instance", "method"], sort=True)
     out = grouped.agg(solver=("solver", "first"), formulation=("formulation", "first"),
                       time=("time", "median"), solved_runs=("solved", "sum"), repeats=("solved", "size"),
+                      errors=("errored", "sum"),
                       time_limit=("time_limit", "median"), size=("size", "first"),
                       size_label=("size_label", "first")).reset_index()
     out["solved"] = out["solved_runs"] > out["repeats"] / 2
+    out["error"] = ~out["solved"] & (out["errors"] > (out["repeats"] - out["solved_runs"]) / 2)
     return out[columns]
 
 
@@ -376,9 +382,12 @@ def _legend_groups(style: FigureStyle, codes: Encoding, lines: bool, limit: str 
         mark = codes.marks[puzzle][name]
         formulations.append(Line2D([], [], color="0.3", marker=mark["marker"], linestyle=mark["linestyle"] if lines
                                    else "none", label=style.text(codes.label(name))))
-    if limit == "timeout":
+    if limit in ("timeout", "timeout and error"):
         formulations.append(Line2D([], [], color="0.45", marker=TIMEOUT_MARKER, linestyle="--", linewidth=0.8,
                                    label=style.text(TIMEOUT_LABEL)))
+    if limit == "timeout and error":
+        formulations.append(Line2D([], [], color="0.45", marker=ERROR_MARKER, linestyle="none",
+                                   label=style.text(ERROR_LABEL)))
     elif limit == "line":
         formulations.append(Line2D([], [], color="0.45", linestyle="--", linewidth=0.8,
                                    label=style.text("time limit")))
@@ -401,7 +410,7 @@ def _legend_shape(style: FigureStyle, groups: list[list[Line2D]]) -> int:
 
 
 def _legend_rows(style: FigureStyle, codes: Encoding) -> int:
-    return _legend_shape(style, _legend_groups(style, codes, True, "timeout", True))
+    return _legend_shape(style, _legend_groups(style, codes, True, "timeout and error", True))
 
 
 def _legends(figure: Figure, style: FigureStyle, codes: Encoding, lines: bool, limit: str | None,
@@ -486,12 +495,17 @@ def save_figure(figure: Figure, stem: str | Path) -> list[Path]:
 
 
 def _draw_points(ax, frame: pd.DataFrame, x: np.ndarray, spec: dict) -> None:
-    """Solved: the method's marker at its time; not solved: an x at the time limit."""
+    """Solved: the method's marker at its time; stopped by a limit: an x at the time limit;
+    ended in an error: an exclamation mark there."""
     solved = frame["solved"].to_numpy(dtype=bool)
+    error = frame["error"].to_numpy(dtype=bool)
+    limit = frame["time_limit"].to_numpy()
     ax.scatter(x[solved], frame["time"].clip(lower=MIN_TIME).to_numpy()[solved], marker=spec["marker"],
                color=spec["color"], s=14, linewidths=0.4, edgecolors="black", zorder=3)
-    ax.scatter(x[~solved], frame["time_limit"].to_numpy()[~solved], marker=TIMEOUT_MARKER,
-               color=spec["color"], s=20, linewidths=1.0, zorder=3)
+    timed_out = ~solved & ~error
+    ax.scatter(x[timed_out], limit[timed_out], marker=TIMEOUT_MARKER, color=spec["color"], s=20, linewidths=1.0,
+               zorder=3)
+    ax.scatter(x[error], limit[error], marker=ERROR_MARKER, color=spec["color"], s=30, linewidths=0.6, zorder=3)
 
 
 def _instance_order(data: pd.DataFrame) -> pd.DataFrame:
@@ -564,7 +578,7 @@ def runtime_per_instance(runs: pd.DataFrame, style: FigureStyle, stem: str | Pat
             ax.set_title(style.text(puzzle))
             _instance_axis(ax, style, order)
             ax.grid(axis="y", which="major", color="0.9")
-        _legends(figure, style, codes, lines=False, limit="timeout")
+        _legends(figure, style, codes, lines=False, limit="timeout and error" if data["error"].any() else "timeout")
         return save_figure(figure, stem)
 
 
