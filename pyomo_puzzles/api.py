@@ -63,12 +63,26 @@ def count(instance: str | Path | Instance, formulation: str | None = None, solve
     """Enumerate and count the solutions (or, `up_to_symmetry`, the orbits) of an instance.
 
     The result's ``complete`` says whether the count is exhaustive; every solution found was
-    checked. `keep_solutions` keeps one solution per orbit in ``representatives``."""
+    checked. `keep_solutions` keeps one solution per orbit in ``representatives``. The time
+    limit covers loading the instance: a load that outlasts it is stopped (in the main
+    thread) and the count is incomplete, saying so."""
+    import time
+
     from pyomo_puzzles.core import enumerate as enumeration
 
-    return enumeration.count_solutions(load(instance), formulation, solver, up_to_symmetry=up_to_symmetry,
+    started = time.perf_counter()
+    try:
+        with enumeration.deadline(time_limit):
+            loaded = load(instance)
+    except enumeration.OutOfTime:
+        return enumeration.CountResult(str(instance), formulation or "", solver or "", up_to_symmetry, seed=seed,
+                                       message=f"time limit reached while loading the instance "
+                                               f"({time.perf_counter() - started:.1f} s)",
+                                       elapsed=time.perf_counter() - started)
+    return enumeration.count_solutions(loaded, formulation, solver, up_to_symmetry=up_to_symmetry,
                                        time_limit=time_limit, threads=threads, limit=limit,
-                                       keep_solutions=keep_solutions, split=split, seed=seed, on_found=on_found)
+                                       keep_solutions=keep_solutions, split=split, seed=seed, on_found=on_found,
+                                       started=started)
 
 
 def check(instance: str | Path | Instance, solution: dict[str, Any]) -> list[str]:

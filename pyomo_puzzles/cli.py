@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from pathlib import Path
 
-from pyomo_puzzles.errors import DataError, UserError
+from pyomo_puzzles.errors import TRACEBACK_VARIABLE, DataError, UserError, failure_line
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -129,17 +130,20 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return EXIT_OK if solved or record.status == "infeasible" else EXIT_FAILED
 
 
+def _many(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
 def cmd_count(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from pyomo_puzzles import api
     from pyomo_puzzles.core import records
 
-    instance = _instance(args.instance)
     unit = "classes" if args.up_to_symmetry else "solutions"
     with tqdm(desc=f"counting {unit}", unit=" found", file=sys.stderr, disable=True if args.quiet else None) as bar:
-        result = api.count(
-            instance, args.formulation, args.solver, up_to_symmetry=args.up_to_symmetry,
+        result = api.count(  # loads the instance under the time limit
+            args.instance, args.formulation, args.solver, up_to_symmetry=args.up_to_symmetry,
             time_limit=args.time_limit, threads=args.threads, limit=args.limit,
             keep_solutions=bool(args.output), split=args.split, seed=args.seed,
             on_found=lambda classes, total: (bar.update(1), bar.set_postfix(total=total)),
@@ -150,11 +154,11 @@ def cmd_count(args: argparse.Namespace) -> int:
         variants = f" ({result.solutions_with_variants} counting variants apart)"
     if args.up_to_symmetry:
         group = f" (group of order {result.group_order})" if result.group_order else ""
-        print(f"{instance.name}: {result.classes} solutions up to symmetry{group}, "
+        print(f"{result.instance}: {_many(result.classes or 0, 'solution')} up to symmetry{group}, "
               f"{result.solutions} in all{variants}; {state}; "
               f"{result.solves} solves, {result.cuts} cuts, {result.elapsed:.2f} s")
     else:
-        print(f"{instance.name}: {result.solutions} solutions{variants}; {state}; "
+        print(f"{result.instance}: {_many(result.solutions, 'solution')}{variants}; {state}; "
               f"{result.solves} solves, {result.elapsed:.2f} s")
     if args.output:
         records.write_json_atomic(args.output, result.to_dict())
@@ -204,7 +208,15 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UserError(f"option --output-dir: {out_dir} is a file, not a folder") from None
     except OSError as error:
         raise UserError(f"option --output-dir: cannot make the folder {out_dir} ({error.strerror or error})") from None
-    for path in export.export(instance, args.formulation, out_dir, formats):
+    try:
+        written = export.export(instance, args.formulation, out_dir, formats)
+    except UserError:
+        raise
+    except Exception as error:  # the formulation's code, or Pyomo building or writing its model
+        print(f"pyomo-puzzles: error: {instance.name}: the model cannot be built or written: "
+              f"{failure_line(error)}", file=sys.stderr)
+        return EXIT_FAILED
+    for path in written:
         print(path)
     return EXIT_OK
 
@@ -329,6 +341,9 @@ def parser() -> argparse.ArgumentParser:
 
     main = _OneLineParser(prog="pyomo-puzzles", description=__doc__)
     main.add_argument("--version", action="version", version=f"pyomo-puzzles {__version__}")
+    main.add_argument("--traceback", action="store_true",
+                      help="an error raised in a family's or formulation's code is still one line, and its "
+                           "traceback is printed on stderr too (for the author of that code)")
     sub = main.add_subparsers(dest="command", required=True)
 
     sub.add_parser("list", help="families, formulations, shipped instances and solvers").set_defaults(func=cmd_list)
@@ -420,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
     from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
 
     args = parser().parse_args(argv)
+    if args.traceback:
+        os.environ[TRACEBACK_VARIABLE] = "1"  # the runs' processes inherit it
     with sigterm_as_interrupt():  # a scheduler cancelling the command stops it as Ctrl-C does
         return _run(args)
 

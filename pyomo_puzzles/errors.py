@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
+
+TRACEBACK_VARIABLE = "PYOMO_PUZZLES_TRACEBACK"
+"""Set (``pyomo-puzzles --traceback``): an error raised in a family's or formulation's code,
+reported as one line, also prints its traceback on stderr (processes started from a run
+inherit it)."""
 
 
 def one_line(text: str) -> str:
@@ -48,3 +55,15 @@ class DataError(UserError):
 
 class SolverUnavailable(UserError):
     """The requested solver is not installed on this machine."""
+
+
+def failure_line(error: BaseException) -> str:
+    """An exception raised in code the framework calls (a family's hooks, a formulation,
+    Pyomo building a model) as one line; with `TRACEBACK_VARIABLE` set, its traceback is
+    printed on stderr first, for the author of that code."""
+    if os.environ.get(TRACEBACK_VARIABLE):
+        import traceback
+
+        traceback.print_exception(error, file=sys.stderr)
+    text = str(error).strip()
+    return one_line(f"{type(error).__name__}: {text.splitlines()[0]}" if text else type(error).__name__)

@@ -146,7 +146,7 @@ def validate_config(config: dict, schema_path: str | Path) -> dict:
     import yaml
 
     schema = yaml.safe_load(Path(schema_path).read_text())
-    if "counts" in config and config["counts"] in (None, {}):  # said explicitly: no counts
+    if isinstance(config, dict) and "counts" in config and config["counts"] in (None, {}):  # said: no counts
         config = {key: value for key, value in config.items() if key != "counts"}
     error = instances.first_schema_error(config, schema)  # whole numbers as written, finite numbers
     if error is not None:

@@ -110,6 +110,24 @@ def test_plugin_family_is_listed_solved_and_checked(tmp_path):
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "capacty" in refused.stderr
 
 
+def test_a_checker_that_raises_is_named_as_such(tmp_path):
+    # was: "checker could not read the solution", with no word of a fault in the checker
+    site = tmp_path / "site"
+    site.mkdir()
+    install_plugin(site, "knapsack-plugin", "knapsack_plugin", KNAPSACK, "knapsack_plugin")
+    instance = tmp_path / "bag.yaml"
+    instance.write_text("puzzle: knapsack\ncapacity: 9\nitems: [[5, 6], [4, 6]]\n")
+    solution = tmp_path / "solution.json"
+    solution.write_text(json.dumps({"picked": [0]}))  # the checker reads solution["chosen"]
+    env = plugin_env(site)
+    checked = run_cli("check", instance, solution, env=env)
+    assert checked.returncode == 1 and "Traceback" not in checked.stderr, checked.stderr
+    assert "the checker raised KeyError: 'chosen' (a malformed solution, or a fault in the checker)" in \
+        checked.stdout + checked.stderr
+    traced = run_cli("--traceback", "check", instance, solution, env=env)
+    assert "Traceback (most recent call last)" in traced.stderr and "knapsack_plugin.py" in traced.stderr
+
+
 def test_broken_plugins_are_reported_in_one_line_and_the_rest_works(tmp_path):
     site = tmp_path / "site"
     site.mkdir()

@@ -43,7 +43,7 @@ def test_the_installed_family_has_every_command(scaffolded, tmp_path):
     assert sorted(json.loads(record.read_text())["solution"]["options"]) == ["o1", "o4", "o5"]  # Knuth (2000)
     assert (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"
     counted = env.cli("count", "tiles/knuth_example", "-q")
-    assert counted.returncode == 0 and "1 solutions; complete" in counted.stdout
+    assert counted.returncode == 0 and "1 solution; complete" in counted.stdout
     assert env.cli("check", "tiles/knuth_example", str(record)).returncode == 0
     # a feature whose hook the scaffold does not have: one line, exit 2
     symmetric = env.cli("count", "tiles/knuth_example", "--up-to-symmetry", "-q")

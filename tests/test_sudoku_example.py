@@ -37,7 +37,7 @@ def test_list_solve_and_count(env, tmp_path):
     assert solved.returncode == 0 and "solution checked" in solved.stdout, solved.stderr
     assert "".join(json.loads(record.read_text())["solution"]["grid"]) == ROYLE17_1
     counted = env.cli("count", "sudoku/royle17_1", "-q")
-    assert counted.returncode == 0 and "sudoku/royle17_1: 1 solutions; complete" in counted.stdout
+    assert counted.returncode == 0 and "sudoku/royle17_1: 1 solution; complete" in counted.stdout
     infeasible = env.cli("solve", "sudoku/wikipedia_no_solution")
     assert infeasible.returncode == 0 and ": infeasible" in infeasible.stdout
 

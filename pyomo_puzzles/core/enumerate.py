@@ -19,8 +19,11 @@ columns and every cut that mentions them), so solves stay fast as cuts pile up.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
@@ -30,7 +33,7 @@ import pyomo.environ as pyo
 from pyomo_puzzles.core import solvers
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.run import build_model, check_solution, choose_formulation
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.errors import UserError, failure_line
 
 
 @dataclass
@@ -55,6 +58,32 @@ class CountResult:
 
     def to_dict(self) -> dict:
         return dict(vars(self))
+
+
+class OutOfTime(BaseException):
+    """The time limit ran out (see `deadline`). Not an `Exception`, so that a loader's own
+    ``except Exception`` does not take it for a fault of the data file."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float | None):
+    """Raise `OutOfTime` in the block once `seconds` have passed (a timer signal; only in
+    the main thread, where Python handles signals: elsewhere, and without a limit, nothing
+    changes). Python code, a family's loader, is stopped at once; C code when it returns."""
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _nogood(groups: list[list]) -> pyo.Expression:
@@ -159,14 +188,17 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
                     threads: int | None = 1, limit: int | None = None,
                     keep_solutions: bool = False, restrict: bool = True, split: int | None = None,
                     on_found: Callable[[int, int], None] | None = None,
-                    seed: int | None = None) -> CountResult:
+                    seed: int | None = None, started: float | None = None) -> CountResult:
     """Enumerate solutions (or orbits) until none is left, `limit` is reached or time runs out.
 
     `time_limit` bounds the whole enumeration; `on_found(found, solutions)` is called after
     each new solution or orbit (for progress bars). `restrict=False` skips the
     formulation's symmetry restriction (every image is then cut off explicitly). `split`
     is the number of partitions to split the search on (0: none; None: as many as keep
-    the number of parts at most `MAX_PARTS`). `seed` is the solver's random seed.
+    the number of parts at most `MAX_PARTS`). `seed` is the solver's random seed. The time
+    limit counts from `started` (default: now; `api.count` passes the start of loading).
+    A hook or model that raises, or a solution the checker refuses, ends the count
+    incomplete, its ``message`` saying why in one line.
     """
     solver = solver or solvers.default_name()
     form = choose_formulation(instance, formulation)
@@ -176,7 +208,24 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
         raise UserError(f"formulation '{form.name}' cannot enumerate solutions (it has no 'solution_vars' hook); {hint}")
     if up_to_symmetry:
         instance.family.symmetry()  # a family without symmetry images says so before any solve
-    started = time.perf_counter()
+    started = time.perf_counter() if started is None else started
+    result = CountResult(instance.name, form.name, solver, up_to_symmetry, seed=seed,
+                         classes=0 if up_to_symmetry else None)
+    try:
+        _count(instance, form, solver, result, started, up_to_symmetry, time_limit, threads, limit,
+               keep_solutions, restrict, split, on_found, seed)
+    except UserError:
+        raise
+    except Exception as error:  # a formulation's or family's hook, or Pyomo building the model
+        result.complete, result.message = False, f"error: {failure_line(error)}"
+    result.elapsed = time.perf_counter() - started
+    return result
+
+
+def _count(instance: Instance, form, solver: str, result: CountResult, started: float, up_to_symmetry: bool,
+           time_limit: float | None, threads: int | None, limit: int | None, keep_solutions: bool,
+           restrict: bool, split: int | None, on_found, seed: int | None) -> None:
+    """The enumeration of `count_solutions`, filling `result`."""
     model = build_model(instance, form)
     if restrict and form.prepare_enumeration is not None:
         form.prepare_enumeration(instance.spec, model, up_to_symmetry)
@@ -187,8 +236,6 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
         split = automatic_split(partitions)
     _refuse_too_many_parts(partitions, split)
     session = solvers.SolverSession(solver, model, None, threads, persistent=True, seed=seed)
-    result = CountResult(instance.name, form.name, solver, up_to_symmetry, seed=seed,
-                         classes=0 if up_to_symmetry else None)
     fixing = _Fixing(partitions)
     result.parts = 0
     finished = True
@@ -202,8 +249,6 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
         if not finished:
             break
     result.complete = finished
-    result.elapsed = time.perf_counter() - started
-    return result
 
 
 def _enumerate_part(instance, form, model, session, result: CountResult, started: float,
@@ -232,7 +277,8 @@ def _enumerate_part(instance, form, model, session, result: CountResult, started
         solution = form.decode(instance.spec, model)
         errors = check_solution(instance, solution)
         if errors:
-            raise RuntimeError(f"solution {found + 1} failed the independent check: {errors[0]}")
+            result.message = f"solution {found + 1} failed the independent check: {errors[0]}"
+            return False
         images = family.symmetry()(instance.spec, solution) if up_to_symmetry else [solution]
         distinct = {family.solution_key(s): s for s in images}
         if up_to_symmetry:

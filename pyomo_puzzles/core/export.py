@@ -13,7 +13,7 @@ import pyomo.environ as pyo
 
 from pyomo_puzzles.core.files import write_atomic, write_text_atomic
 from pyomo_puzzles.core.instances import Instance
-from pyomo_puzzles.core.run import choose_formulation
+from pyomo_puzzles.core.run import choose_formulation, pyomo_build_log_held
 from pyomo_puzzles.errors import UserError
 
 
@@ -67,7 +67,8 @@ def export(instance: Instance, formulation: str | None, out_dir: Path,
         path = out_dir / f"{stem}.dat"
         write_text_atomic(path, dat_text(abstract, data))
         written.append(path)
-    concrete = abstract.create_instance(data=data)
+    with pyomo_build_log_held():
+        concrete = abstract.create_instance(data=data)
     for fmt in ("lp", "mps"):
         if fmt in formats:
             path = out_dir / f"{stem}.{fmt}"

@@ -25,7 +25,7 @@ from pyomo_puzzles import __version__
 from pyomo_puzzles.core import registry, solvers
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.records import RunRecord
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.errors import UserError, failure_line
 
 GRACE_SECONDS = 10.0
 """How long a run may overrun its time limit before its process group is killed (the
@@ -75,8 +75,26 @@ def abstract_model(form: registry.Formulation) -> pyo.AbstractModel:
 
 def instantiate(form: registry.Formulation, spec) -> pyo.ConcreteModel:
     """The formulation's AbstractModel instantiated from the data of `spec` (an instance's
-    spec, or one part of a stage, see `registry.Stage`)."""
-    return abstract_model(form).create_instance(data=form.model_data(spec))
+    spec, or one part of a stage, see `registry.Stage`). A rule that fails raises, and the
+    caller reports it in one line: Pyomo's own multi-line log of it is held back."""
+    with pyomo_build_log_held():
+        return abstract_model(form).create_instance(data=form.model_data(spec))
+
+
+def _below_error(record: logging.LogRecord) -> bool:
+    return record.levelno < logging.ERROR
+
+
+@contextlib.contextmanager
+def pyomo_build_log_held():
+    """Pyomo's ERROR log of a failing rule (several lines, with the rule's source) off while
+    a model is built: the exception it comes with is reported instead. Warnings stay."""
+    pyomo_log = logging.getLogger("pyomo.core")
+    pyomo_log.addFilter(_below_error)
+    try:
+        yield
+    finally:
+        pyomo_log.removeFilter(_below_error)
 
 
 def build_model(instance: Instance, form: registry.Formulation) -> pyo.ConcreteModel:
@@ -106,11 +124,12 @@ def _session(solver: str, model: pyo.ConcreteModel, options: RunOptions,
 
 
 def check_solution(instance: Instance, solution: dict) -> list[str]:
-    """Run the family's independent checker; a crash of the checker is a failed check."""
+    """Run the family's independent checker; a crash of the checker is a failed check (the
+    solution is malformed, or the checker has a bug: `--traceback` shows which)."""
     try:
         return list(instance.family.check(instance.spec, solution))
     except Exception as error:  # a malformed solution must not crash the caller
-        return [f"checker could not read the solution: {type(error).__name__}: {error}"]
+        return [f"the checker raised {failure_line(error)} (a malformed solution, or a fault in the checker)"]
 
 
 def attach_checked_solution(record: RunRecord, instance: Instance, solution: dict) -> None:
@@ -170,7 +189,7 @@ def _run_in_process(instance: Instance, form: registry.Formulation, solver: str,
         record.message = "MemoryError: the run ran out of memory"
     except Exception as error:
         record.status = "error"
-        record.message = f"{type(error).__name__}: {error}".splitlines()[0]
+        record.message = failure_line(error)
     record.wall_time = time.perf_counter() - began
     record.gap = solvers.relative_gap(record.objective, record.bound)
     return record
