@@ -55,12 +55,14 @@ class ConfigError(UserError):
 class Run:
     """One cell of the matrix: a record file's worth of work."""
 
-    instance: str        # shipped name, or generated/<generator>/<stem>
+    instance: str        # shipped name, generated/<generator>/<stem>, or <family>/<stem> of a data file
     formulation: str
     solver: str
     repeat: int
     seed: int | None = None
     permutation: int = 0
+    source: str | None = None
+    """The data file of an instance the configuration names by its path (None: shipped or generated)."""
 
     def record_path(self, results: str) -> str:
         """``runs/<instance>/<formulation>/<solver>/[seed<s>-][perm<p>-]repeat<k>.json`` (a
@@ -213,9 +215,12 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
             if is_formulation_file(name):
                 raise ConfigError(f"formulations[{i}]", "counting takes the families' own formulations "
                                   "(count a formulation file with 'pyomo-puzzles count -f FILE.py:NAME')")
-        names, generated = expand_instances(section["instances"])
+        files: dict[str, str] = {}
+        names, generated = expand_instances(section["instances"], files)
     except ConfigError as error:
         raise ConfigError("counts." + error.key, error.message) from None
+    if files:
+        raise ConfigError("counts.instances", "counting takes shipped instances (names or globs), not data files")
     for i, name in enumerate(section["solvers"]):
         if not solvers.is_known(name) or ":" in name:
             raise ConfigError(f"counts.solvers[{i}]", f"{name!r} cannot count (counting takes a registered "
@@ -243,17 +248,23 @@ def _slug(options: dict) -> str:
     return "_".join(f"{k}{v}" for k, v in sorted(options.items())) or "default"
 
 
-def expand_instances(entries: list) -> tuple[list[str], list[Generated]]:
-    """Instance names in configuration order (globs expanded), and the generated ones."""
+def expand_instances(entries: list, files: dict[str, str] | None = None) -> tuple[list[str], list[Generated]]:
+    """Instance names in configuration order (globs expanded), and the generated ones. Data
+    files named by their path (or a glob of paths) are named ``<family>/<stem>`` and go into
+    `files` (name -> absolute path); two files of one name, or a file named as a shipped
+    instance, are refused (their records would overwrite each other)."""
     shipped = list(instances.shipped_instances())
     names: list[str] = []
     generated: list[Generated] = []
+    files = {} if files is None else files
     for i, entry in enumerate(entries):
         key = f"instances[{i}]"
         if isinstance(entry, dict):
             for g in _generated(entry, key):
                 generated.append(g)
                 names.append(g.name)
+        elif Path(entry).suffix in instances.DATA_SUFFIXES:
+            names += _data_files(entry, key, files, shipped)
         elif any(ch in entry for ch in "*?["):
             matched = [n for n in shipped if fnmatch.fnmatchcase(n, entry)]
             if not matched:
@@ -264,6 +275,32 @@ def expand_instances(entries: list) -> tuple[list[str], list[Generated]]:
         else:
             raise ConfigError(key, f"no shipped instance {entry!r} (run 'pyomo-puzzles list')")
     return list(dict.fromkeys(names)), generated
+
+
+def _data_files(entry: str, key: str, files: dict[str, str], shipped: list[str]) -> list[str]:
+    """The instances of a data file's path, or of a glob of paths (relative to where
+    Snakemake runs), as ``<family>/<stem>`` names; `files` takes name -> path."""
+    import glob
+
+    paths = sorted(glob.glob(entry)) if any(ch in entry for ch in "*?[") else [entry]
+    if not paths or not all(Path(p).is_file() for p in paths):
+        missing = entry if not paths else next(p for p in paths if not Path(p).is_file())
+        raise ConfigError(key, f"no data file {missing!r} (a path relative to where Snakemake runs)")
+    names = []
+    for path in paths:
+        try:
+            loaded = instances.load(path)
+        except UserError as error:
+            raise ConfigError(key, str(error)) from None
+        name, where = loaded.name, str(Path(path).resolve())
+        if name in shipped:
+            raise ConfigError(key, f"the data file {path} would be named {name!r}, as a shipped instance: rename it")
+        if files.get(name, where) != where:
+            raise ConfigError(key, f"the data files {files[name]} and {where} would both be named {name!r}: "
+                                   "rename one")
+        files[name] = where
+        names.append(name)
+    return names
 
 
 def _generated(entry: dict, key: str) -> list[Generated]:
@@ -378,14 +415,16 @@ def _family_of(name: str, generated: dict[str, Generated]) -> registry.Family:
 def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
     """Every run of the experiment, instance by instance, and the instances to generate."""
     check_names(config)
-    names, generated = expand_instances(config["instances"])
+    files: dict[str, str] = {}
+    names, generated = expand_instances(config["instances"], files)
     by_name = {g.name: g for g in generated}
     chosen = available_solvers(config, report)
     runs = []
     not_applicable: dict[str, int] = {}
     for name in names:
         fam = _family_of(name, by_name)
-        spec = None if name in by_name else instances.load(name).spec
+        source = files.get(name)
+        spec = None if name in by_name else instances.load(source or name).spec
         for formulation in config["formulations"]:
             form = family_formulation(fam, formulation)
             if form is None:
@@ -395,19 +434,20 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
                 continue
             for solver in chosen:
                 if solver not in fam.reference_solvers and solvers.is_known(solver):
-                    runs += _cells(config, name, formulation, solver)
+                    runs += _cells(config, name, formulation, solver, source)
         for solver in chosen:
             if solver in fam.reference_solvers:
-                runs += [Run(name, solver_formulation(solver), solver, r) for r in range(1, config["repeats"] + 1)]
+                runs += [Run(name, solver_formulation(solver), solver, r, source=source)
+                         for r in range(1, config["repeats"] + 1)]
     for formulation, count in not_applicable.items():
         report(f"[pyomo-puzzles] formulation {formulation} does not apply to {count} of the instances; "
                "no runs there")
     return runs, generated
 
 
-def _cells(config: dict, instance: str, formulation: str, solver: str) -> list[Run]:
+def _cells(config: dict, instance: str, formulation: str, solver: str, source: str | None) -> list[Run]:
     """Seeds x permutations x repeats of one (instance, formulation, solver)."""
-    return [Run(instance, formulation, solver, repeat, seed, permutation)
+    return [Run(instance, formulation, solver, repeat, seed, permutation, source)
             for seed in config.get("seeds", [None]) for permutation in config.get("permutations", [0])
             for repeat in range(1, config["repeats"] + 1)]
 
@@ -419,7 +459,7 @@ def solver_formulation(reference: str) -> str:
 
 def drawable_instances(runs: list[Run]) -> list[str]:
     """The shipped instances of the runs whose family draws pictures, in run order."""
-    shipped = dict.fromkeys(r.instance for r in runs if not r.instance.startswith("generated/"))
+    shipped = dict.fromkeys(r.instance for r in runs if not r.instance.startswith("generated/") and not r.source)
     return [name for name in shipped if registry.family(name.split("/", 1)[0]).draw is not None]
 
 

@@ -73,7 +73,7 @@ def run_instance_source(name: str, results: str) -> str:
 def run_fingerprint(item: Run, results: str, settings: dict) -> dict:
     """Everything that determines a run's record: the instance's data (its file and the files
     it is based on), the formulation's code, the package and solver versions, the settings."""
-    path = instances.resolve(run_instance_source(item.instance, results))[1]
+    path = instances.resolve(item.source or run_instance_source(item.instance, results))[1]
     family = registry.family(instances.read_data_file(path).get("puzzle"))
     return {"instance": instances.data_digest(path), **_method_fingerprint(item, family, settings)}
 
@@ -150,8 +150,11 @@ def _forced(manifest: str) -> bool:
     return force == "all" or os.path.abspath(manifest) in force.split(os.pathsep)
 
 
-def load_run_instance(name: str, results: str):
-    """A shipped instance, or a generated one from its file in the results folder."""
+def load_run_instance(name: str, results: str, source: str | None = None):
+    """A shipped instance, a generated one from its file in the results folder, or the
+    instance of a data file the configuration names (`source`)."""
+    if source is not None:
+        return instances.load(source)
     if name.startswith("generated/"):
         path = Path(generated_path(name, results))
         return instances.from_data(instances.read_data_file(path), path, shipped_name=name)
@@ -163,7 +166,7 @@ def run_one(item: Run, results: str, settings: dict) -> records.RunRecord:
     (Ctrl-C or SIGTERM raises `run.Interrupted`, carrying the record)."""
     options = {k: settings.get(k) for k in SETTINGS}
     try:
-        instance = run_instance_source(item.instance, results)
+        instance = item.source or run_instance_source(item.instance, results)
         formulation = None if item.formulation == solver_formulation(item.solver) else item.formulation
         record = api.solve(instance, formulation, item.solver, time_limit=options["time_limit"],
                            threads=options["threads"], isolate=True, seed=item.seed, permutation=item.permutation,
@@ -269,7 +272,8 @@ def solve_batch(smk: Any) -> None:
                 _write_record(path, record, fingerprint)
                 print(f"{path}: {' '.join(filter(None, [record.status, record.message]))} ({why})", flush=True)
             done.append(str(path))
-        records.write_json_atomic(smk.output.manifest, {"records": done})
+        sources = {entry["instance"]: entry["source"] for entry in smk.params.runs if entry.get("source")}
+        records.write_json_atomic(smk.output.manifest, {"records": done, "sources": sources})
 
 
 def _write_record(path: Path, record: records.RunRecord, fingerprint: dict | None) -> None:
@@ -374,10 +378,10 @@ COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation",
            "size", "size_label", "known_solvable", "known_objective")
 
 
-def _instance_facts(name: str, results: str) -> dict:
+def _instance_facts(name: str, results: str, source: str | None = None) -> dict:
     """Size (for scaling plots) and the known answer, if the instance file has one."""
     try:
-        instance = load_run_instance(name, results)
+        instance = load_run_instance(name, results, source)
     except Exception:  # noqa: BLE001 - a broken instance still has its (error) runs in the table
         return {}
     size = instance.family.size(instance.spec) if instance.family.size else None
@@ -394,16 +398,28 @@ def _or_nan(value: float | None) -> float:
     return math.nan if value is None else value
 
 
+def manifest_sources(results: str) -> dict[str, str]:
+    """The data files the configuration named by path, by instance name, from the batches'
+    manifests of a results folder."""
+    sources: dict[str, str] = {}
+    for manifest in sorted((Path(results) / "batches").glob("*.json")):
+        try:
+            sources.update(json.loads(manifest.read_text()).get("sources") or {})
+        except (OSError, ValueError, AttributeError):
+            continue
+    return sources
+
+
 def runs_table(record_paths: list[str], results: str):
     """One row per run (pandas DataFrame, the columns in `COLUMNS`)."""
     import pandas as pd
 
-    rows, facts = [], {}
+    rows, facts, sources = [], {}, manifest_sources(results)
     for path in record_paths:
         data = json.loads(Path(path).read_text())
         name = data["instance"]
         if name not in facts:
-            facts[name] = _instance_facts(name, results)
+            facts[name] = _instance_facts(name, results, sources.get(name))
         row = {k: data.get(k) for k in COLUMNS}
         row["repeat"] = int(re.search(r"repeat(\d+)$", Path(path).stem).group(1))
         row["permutation"] = row["permutation"] or 0

@@ -271,6 +271,67 @@ def test_a_formulation_file_runs_in_the_pipeline(tmp_path):
     assert "no such file" in missing.stderr and "Traceback" not in missing.stderr
 
 
+def test_data_files_named_by_path_run_in_the_pipeline_and_rerun_when_edited(tmp_path):
+    """Instances given as data files (a glob of paths) run as `<family>/<stem>`, their known
+    answers reach the runs table, and an edit to one file re-runs that file's runs only."""
+    shipped = (ROOT / "pyomo_puzzles/families/packing/instances/l_tromino_cube.yaml").read_text()
+    boxes = tmp_path / "boxes"
+    boxes.mkdir()
+    for stem in ("cube_a", "cube_b"):
+        (boxes / f"{stem}.yaml").write_text(shipped)
+    config = tmp_path / "mine.yaml"
+    config.write_text(f"instances: ['{boxes}/*.yaml']\nformulations: [placement]\nsolvers: [highs]\n"
+                      "repeats: 1\ntime_limit: 30\nthreads: 1\n")
+    results = tmp_path / "results"
+
+    def records() -> dict[str, int]:
+        found = {}
+        for path in results.glob("runs/**/repeat1.json"):
+            record = json.loads(path.read_text())
+            assert record["status"] == "optimal" and record["checked"] is True, record
+            found[record["instance"]] = path.stat().st_mtime_ns
+        return found
+
+    done = snakemake(results, configfile=str(config))
+    assert done.returncode == 0, done.stderr[-3000:]
+    before = records()
+    assert set(before) == {"packing/cube_a", "packing/cube_b"}
+    table = pd.read_parquet(results / "tables/runs.parquet")
+    assert set(table.instance) == set(before) and table.known_solvable.tolist() == [True, True]
+    (boxes / "cube_b.yaml").write_text(shipped + "# an edit\n")
+    again = snakemake(results, configfile=str(config))
+    assert again.returncode == 0, again.stderr[-3000:]
+    after = records()
+    assert after["packing/cube_a"] == before["packing/cube_a"] and after["packing/cube_b"] != before["packing/cube_b"]
+
+
+@pytest.mark.parametrize("case", ["two files, one stem", "a shipped name", "counted"])
+def test_data_files_that_would_share_a_name_or_be_counted_are_refused(tmp_path, case):
+    shipped = (ROOT / "pyomo_puzzles/families/packing/instances/l_tromino_cube.yaml").read_text()
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "cube.yaml").write_text(shipped)
+    (tmp_path / "a" / "l_tromino_cube.yaml").write_text(shipped)
+    entries, counts = {
+        "two files, one stem": (f"['{tmp_path}/a/cube.yaml', '{tmp_path}/b/cube.yaml']", ""),
+        "a shipped name": (f"['{tmp_path}/a/l_tromino_cube.yaml']", ""),
+        "counted": ("[packing/l_tromino_cube]",
+                    f"counts: {{instances: ['{tmp_path}/a/cube.yaml'], formulations: [placement], solvers: [highs]}}\n"),
+    }[case]
+    config = tmp_path / "mine.yaml"
+    config.write_text(f"results: {tmp_path / 'results'}\ninstances: {entries}\nformulations: [placement]\n"
+                      f"solvers: [highs]\n{counts}")
+    done = subprocess.run([str(SNAKEMAKE), "-n", "--cores", "1", "--configfile", str(config)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr[-2000:]
+    ours = [line for line in done.stderr.splitlines() if line.startswith("pyomo-puzzles")]
+    assert len(ours) == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    expected = {"two files, one stem": ["instances[1]", f"{tmp_path}/a/cube.yaml", f"{tmp_path}/b/cube.yaml"],
+                "a shipped name": ["instances[0]", "packing/l_tromino_cube"],
+                "counted": ["counts.instances"]}[case]
+    assert all(part in ours[0] for part in expected), ours[0]
+
+
 STATISTICS = """\
 instances: [packing/l_tromino_cube, packing/iq_twist/challenge_19, packing/iq_twist/challenge_20]
 formulations: [placement]

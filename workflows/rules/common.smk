@@ -38,9 +38,11 @@ def batch_fingerprint(wildcards):
 
 
 def batch_inputs(wildcards):
-    """The generated instance files a batch needs."""
-    names = {r.instance for r in BATCHES[int(wildcards.batch)]}
-    return sorted(GENERATED_BY_NAME[n].path(RESULTS) for n in names if n in GENERATED_BY_NAME)
+    """The generated instance files a batch needs, and the data files it names by path."""
+    batch = BATCHES[int(wildcards.batch)]
+    names = {r.instance for r in batch}
+    generated = {GENERATED_BY_NAME[n].path(RESULTS) for n in names if n in GENERATED_BY_NAME}
+    return sorted(generated | {r.source for r in batch if r.source})
 
 
 def manifests():
