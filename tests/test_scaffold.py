@@ -53,6 +53,23 @@ def test_the_installed_family_has_every_command(scaffolded, tmp_path):
         "count without --up-to-symmetry"]
 
 
+def test_the_scaffold_built_as_a_wheel_keeps_instances_in_subfolders(tmp_path):
+    # was: the package data pattern 'instances/*.yaml' left out instances/<folder>/*.yaml
+    assert run_cli("new-family", "tiles", "--path", str(tmp_path / "tiles")).returncode == 0
+    instances = tmp_path / "tiles" / "pyomo_puzzles_tiles" / "instances"
+    (instances / "harder").mkdir()
+    (instances / "harder" / "knuth_again.yaml").write_text((instances / "knuth_example.yaml").read_text())
+    env = PluginEnv(tmp_path / "env")
+    env.run("-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path / "dist"),
+            str(tmp_path / "tiles"), check=True)
+    wheel = next((tmp_path / "dist").glob("*.whl"))
+    env.run("-m", "pip", "install", "-q", "--no-deps", str(wheel), check=True)
+    listing = env.cli("list", cwd=tmp_path)
+    assert listing.returncode == 0, listing.stderr
+    assert "tiles/knuth_example" in listing.stdout and "tiles/harder/knuth_again" in listing.stdout
+    assert env.cli("solve", "tiles/harder/knuth_again", cwd=tmp_path).returncode == 0
+
+
 def test_the_scaffold_refuses_a_taken_name_or_a_folder_in_use(tmp_path):
     taken = run_cli("new-family", "packing", "--path", str(tmp_path / "p"))
     assert taken.returncode == 2 and "a family named 'packing' exists already" in taken.stderr
