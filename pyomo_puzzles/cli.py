@@ -30,6 +30,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         for form in fam.formulations.values():
             default = " (default)" if form.name == fam.default_formulation else ""
             print(f"    - {form.name}{default}: {form.summary}")
+            if args.components:
+                _print_components(form)
     print("Shipped instances:")
     for name in instances.shipped_instances():
         print(f"  {name}")
@@ -51,6 +53,21 @@ def cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _print_components(formulation) -> None:
+    from pyomo_puzzles.core import components
+
+    modules = ", ".join(components.hook_modules(formulation))
+    print(f"        hooks from {modules}")
+    try:
+        found = components.model_components(formulation)
+    except Exception as error:  # noqa: BLE001 - a plugin's broken model is named, the listing goes on
+        print(f"        its build_model() raised {type(error).__name__}: {error}")
+        return
+    for c in found:
+        index = f"[{c.index}]" if c.index else ""
+        print(f"        {c.kind:10s} {c.name}{index}" + (f": {c.doc}" if c.doc else ""))
+
+
 def _settings_line(options) -> str:
     cells = [options.time_limit, options.threads, options.seed, options.gap]
     line = " / ".join(cell or "-" for cell in cells)
@@ -58,7 +75,8 @@ def _settings_line(options) -> str:
 
 
 def _summary(record) -> str:
-    parts = [f"{record.instance} [{record.formulation}] on {record.solver}: {record.status}"]
+    method = f"[{record.formulation}]" if record.formulation else "[formulation not chosen yet]"
+    parts = [f"{record.instance} {method} on {record.solver}: {record.status}"]
     if record.wall_time is not None:
         phases = [f"{name} {value:.3f} s" for name, value in
                   (("build", record.build_time), ("solver", record.solver_time)) if value is not None]
@@ -346,7 +364,11 @@ def parser() -> argparse.ArgumentParser:
                            "traceback is printed on stderr too (for the author of that code)")
     sub = main.add_subparsers(dest="command", required=True)
 
-    sub.add_parser("list", help="families, formulations, shipped instances and solvers").set_defaults(func=cmd_list)
+    listing = sub.add_parser("list", help="families, formulations, shipped instances and solvers")
+    listing.add_argument("--components", action="store_true",
+                         help="also each formulation's Pyomo sets, parameters, variables, constraints and objective "
+                              "(the names a variant in a formulation file refers to)")
+    listing.set_defaults(func=cmd_list)
 
     solve = sub.add_parser("solve", help="solve an instance and check the solution")
     solve.add_argument("instance", help="shipped name (e.g. packing/l_tromino_cube) or file path")

@@ -65,5 +65,5 @@ def failure_line(error: BaseException) -> str:
         import traceback
 
         traceback.print_exception(error, file=sys.stderr)
-    text = str(error).strip()
-    return one_line(f"{type(error).__name__}: {text.splitlines()[0]}" if text else type(error).__name__)
+    text = " ".join(str(error).split())  # every line: Pyomo names the failing component on a later one
+    return one_line(shortened(f"{type(error).__name__}: {text}", 600) if text else type(error).__name__)

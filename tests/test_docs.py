@@ -16,3 +16,49 @@ def test_documented_schema_is_current():
 def test_schema_lists_every_record_field():
     fields = set(RunRecord.__dataclass_fields__)
     assert fields == set(RUN_RECORD_SCHEMA["properties"])
+
+
+def _formulations_doc():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("write_formulations_doc", ROOT / "tools" / "write_formulations_doc.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_formulations_components_document_is_current():
+    # a renamed set, variable or constraint of a shipped model must show in the docs
+    assert (ROOT / "docs" / "formulations.md").read_text() == _formulations_doc().text(), \
+        "run: .venv/bin/python tools/write_formulations_doc.py"
+
+
+def test_the_documented_variant_of_a_shipped_formulation_solves_and_is_checked(tmp_path):
+    import re
+
+    from conftest import run_cli
+
+    text = (ROOT / "docs" / "formulations.md").read_text()
+    code = re.search(r"```python\n# file: placement_at_most\.py.*?\n(.*?)```", text, re.S).group(1)
+    (tmp_path / "placement_at_most.py").write_text(code)
+    done = run_cli("solve", "packing/l_tromino_cube", "-f", f"{tmp_path / 'placement_at_most.py'}:any_label",
+                   "-o", str(tmp_path / "record.json"))
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "record.json").read_text())
+    assert (record["formulation"], record["status"], record["checked"]) == ("any_label", "optimal", True)
+
+
+def test_families_and_formulations_print_as_one_line_each():
+    import pyomo_puzzles as pp
+
+    packing = pp.list_families()["packing"]
+    assert repr(packing).count("\n") == 0 and len(repr(packing)) < 300
+    assert "packing" in repr(packing) and "placement" in repr(packing)
+    assert repr(packing.formulations["placement"]).startswith("<Formulation placement: ")
+
+
+def test_the_readme_explains_every_record_field():
+    import re
+
+    table = (ROOT / "README.md").read_text().split("Fields:")[1].split("## Solvers")[0]
+    assert set(RunRecord.__dataclass_fields__) <= set(re.findall(r"`(\w+)`", table))

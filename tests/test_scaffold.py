@@ -36,6 +36,8 @@ def test_the_installed_family_has_every_command(scaffolded, tmp_path):
     listing = env.cli("list")
     assert listing.returncode == 0 and "  tiles: Tiles: choose options" in listing.stdout
     assert "tiles/knuth_example" in listing.stdout
+    components = env.cli("list", "--components").stdout  # what a variant of the plugin's model refers to
+    assert "Constraint each_item_covered_once[ITEMS]" in components and "Var        x[OPTIONS]" in components
     record = tmp_path / "record.json"
     solved = env.cli("solve", "tiles/knuth_example", "-o", str(record), "--picture", str(tmp_path / "s.png"))
     assert solved.returncode == 0, solved.stderr

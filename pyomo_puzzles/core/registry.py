@@ -70,6 +70,9 @@ class Formulation:
     """Optional: solve the instance as a sequence of models (see `Stage`) instead of one;
     `model_data` and `decode` then take a stage's parts, not the instance's spec."""
 
+    def __repr__(self) -> str:
+        return f"<Formulation {self.name}: {self.summary}>"
+
     @classmethod
     def from_module(cls, name: str, summary: str, module: Any, **hooks: Callable) -> "Formulation":
         """The formulation whose hooks (build_model, model_data, decode, ...) are the module's
@@ -139,6 +142,9 @@ class Family:
     def __post_init__(self) -> None:
         if self.default_formulation is None and isinstance(self.formulations, dict) and self.formulations:
             object.__setattr__(self, "default_formulation", next(iter(self.formulations)))
+
+    def __repr__(self) -> str:
+        return f"<Family {self.name}: {self.summary}; formulations {', '.join(self.formulations)}>"
 
     def drawing(self) -> Callable[[Any, Solution, Path], None]:
         """The picture hook, or a one-line UserError if the family has none."""
