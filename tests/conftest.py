@@ -66,6 +66,10 @@ pieces:
     count: {n}
 """
 
+# A board on which the packing loader needs about a minute to derive its placements
+# (measured: 57 s on the development machine): for limits that must cover loading.
+SLOW_TO_LOAD = L_TROMINO_BOX.format(a=60, b=60, c=3, n=3600)
+
 # A 2x3 board cannot take a T-tetromino and a domino: the two cells the T leaves are apart.
 INFEASIBLE_BOARD = """\
 puzzle: packing

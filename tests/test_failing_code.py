@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import run_cli
+from conftest import SLOW_TO_LOAD, run_cli
 
 RAISING_DECODE = '''\
 """Placement with a decode that raises."""
@@ -81,17 +81,6 @@ def test_a_rule_pyomo_rejects_is_one_line(formulation, tmp_path, command):
     assert done.returncode == 1, done.stdout + done.stderr
     assert len((done.stdout + done.stderr).strip().splitlines()) == 1, done.stdout + done.stderr
     one_line_and_no_traceback(done, "a_rule_of_a_constant")  # the line names the rejected constraint
-
-
-SLOW_TO_LOAD = """\
-puzzle: packing
-board:
-  size: [60, 60, 3]
-pieces:
-  - name: L
-    cells: [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
-    count: 3600
-"""
 
 
 def test_the_count_time_limit_covers_loading(tmp_path):

@@ -34,22 +34,11 @@ from pyomo_puzzles.core import run, solvers
 from pyomo_puzzles.errors import DataError
 from pyomo_puzzles.experiment import FORCE_VARIABLE, Run
 
-from conftest import ROOT
+from conftest import ROOT, SLOW_TO_LOAD
 
 SETTINGS = {"time_limit": 20, "threads": 1, "gap": None, "memory_limit_mb": None}
 FORMULATION_FILE = ROOT / "pyomo_puzzles" / "families" / "packing" / "model_placement.py"
 
-# A board on which the packing loader needs about a minute to derive its placements
-# (measured: 57 s on the development machine), and one far beyond the framework.
-SLOW_TO_LOAD = """\
-puzzle: packing
-board:
-  size: [60, 60, 3]
-pieces:
-  - name: L
-    cells: [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
-    count: 3600
-"""
 
 
 def batch(results: Path, runs: list[Run], settings: dict = SETTINGS, index: int = 0) -> SimpleNamespace:

@@ -15,6 +15,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from conftest import run_cli
 
 # A knapsack family in the fewest hooks: pick items of total weight at most the capacity,
@@ -89,14 +91,20 @@ def plugin_env(site: Path) -> dict:
     return dict(os.environ, PYTHONPATH=str(site) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
 
-def test_plugin_family_is_listed_solved_and_checked(tmp_path):
+@pytest.fixture
+def knapsack_env(tmp_path) -> dict:
+    """The environment of a process that has the knapsack plugin installed."""
     site = tmp_path / "site"
     site.mkdir()
     install_plugin(site, "knapsack-plugin", "knapsack_plugin", KNAPSACK, "knapsack_plugin")
+    return plugin_env(site)
+
+
+def test_plugin_family_is_listed_solved_and_checked(tmp_path, knapsack_env):
+    env = knapsack_env
     instance = tmp_path / "bag.yaml"
     # weights/values: the best is items 1 and 2 (weight 9, value 13); ground truth by hand
     instance.write_text("puzzle: knapsack\ncapacity: 9\nitems: [[5, 6], [4, 6], [5, 7], [6, 7]]\n")
-    env = plugin_env(site)
     listing = run_cli("list", env=env)
     assert listing.returncode == 0 and "knapsack: 0-1 knapsack (a plugin)" in listing.stdout
     solved = run_cli("solve", instance, "--output", tmp_path / "run.json", env=env)
@@ -110,16 +118,13 @@ def test_plugin_family_is_listed_solved_and_checked(tmp_path):
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "capacty" in refused.stderr
 
 
-def test_a_checker_that_raises_is_named_as_such(tmp_path):
+def test_a_checker_that_raises_is_named_as_such(tmp_path, knapsack_env):
     # was: "checker could not read the solution", with no word of a fault in the checker
-    site = tmp_path / "site"
-    site.mkdir()
-    install_plugin(site, "knapsack-plugin", "knapsack_plugin", KNAPSACK, "knapsack_plugin")
+    env = knapsack_env
     instance = tmp_path / "bag.yaml"
     instance.write_text("puzzle: knapsack\ncapacity: 9\nitems: [[5, 6], [4, 6]]\n")
     solution = tmp_path / "solution.json"
     solution.write_text(json.dumps({"picked": [0]}))  # the checker reads solution["chosen"]
-    env = plugin_env(site)
     checked = run_cli("check", instance, solution, env=env)
     assert checked.returncode == 1 and "Traceback" not in checked.stderr, checked.stderr
     assert "the checker raised KeyError: 'chosen' (a malformed solution, or a fault in the checker)" in \

@@ -145,6 +145,11 @@ def test_configuration_typos_stop_before_anything_runs(tmp_path, extra, key):
     assert not (tmp_path / "results").exists()
 
 
+def dry_run(config: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(SNAKEMAKE), "-n", "--cores", "1", "--configfile", str(config)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
 def planned_jobs(done: subprocess.CompletedProcess) -> dict[str, int]:
     """The job counts of a dry run's summary table (rule name -> jobs)."""
     table = done.stdout.split("job ")[1].split("total")[0]
@@ -158,8 +163,7 @@ def test_a_configuration_file_is_the_whole_configuration(tmp_path, counts):
     config = tmp_path / "mine.yaml"
     config.write_text(f"results: {tmp_path / 'results'}\ninstances: [packing/l_tromino_cube]\n"
                       f"formulations: [placement]\nsolvers: [highs]\n{counts}")
-    done = subprocess.run([str(SNAKEMAKE), "-n", "--cores", "1", "--configfile", str(config)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = dry_run(config)
     assert done.returncode == 0, done.stderr[-2000:]
     jobs = planned_jobs(done)
     assert "count" not in jobs and jobs["solve_batch"] == 1, jobs
@@ -321,8 +325,7 @@ def test_data_files_that_would_share_a_name_or_be_counted_are_refused(tmp_path, 
     config = tmp_path / "mine.yaml"
     config.write_text(f"results: {tmp_path / 'results'}\ninstances: {entries}\nformulations: [placement]\n"
                       f"solvers: [highs]\n{counts}")
-    done = subprocess.run([str(SNAKEMAKE), "-n", "--cores", "1", "--configfile", str(config)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = dry_run(config)
     assert done.returncode == 2, done.stderr[-2000:]
     ours = [line for line in done.stderr.splitlines() if line.startswith("pyomo-puzzles")]
     assert len(ours) == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
