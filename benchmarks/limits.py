@@ -35,7 +35,8 @@ COMMAND = [sys.executable, "-m", "pyomo_puzzles", "solve"]
 
 def interrupt_latency(path: Path, record: Path) -> tuple[float, str]:
     solving = subprocess.Popen([*COMMAND, str(path), "-t", "120", "-o", str(record), "--verbose"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as from a terminal
     said = solving.stderr.readline()  # the child has read the file and is loading it
     assert "data file read" in said, said
     asked = time.perf_counter()

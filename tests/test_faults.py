@@ -335,8 +335,11 @@ def test_the_results_lock_is_exclusive_and_released_with_its_holder(tmp_path):
 # --- Ctrl-C, and the time limit over loading -------------------------------------------------
 
 def solve_process(path: Path, *args: str) -> subprocess.Popen:
+    """`solve` as started from a terminal: Ctrl-C's signal is not ignored, even where the
+    suite itself runs as a background job (which starts with SIGINT ignored, and passes that on)."""
     return subprocess.Popen([sys.executable, "-m", "pyomo_puzzles", "solve", str(path), *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def group_alive(pid: int) -> bool:
