@@ -167,9 +167,12 @@ def test_a_configuration_file_is_the_whole_configuration(tmp_path, counts):
     assert done.returncode == 0, done.stderr[-2000:]
     jobs = planned_jobs(done)
     assert "count" not in jobs and jobs["solve_batch"] == 1, jobs
+
+
+def test_without_a_configuration_file_the_shipped_default_runs(tmp_path):
     default = subprocess.run([str(SNAKEMAKE), "-n", "--cores", "1", "--config", f"results={tmp_path / 'default'}"],
                              cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert planned_jobs(default)["count"] == 4  # the shipped default, without --configfile, counts
+    assert planned_jobs(default)["count"] == 4  # the shipped default's four counts
 
 
 def test_a_configuration_leaving_out_settings_gets_the_documented_defaults(tmp_path):
@@ -309,30 +312,35 @@ def test_data_files_named_by_path_run_in_the_pipeline_and_rerun_when_edited(tmp_
     assert after["packing/cube_a"] == before["packing/cube_a"] and after["packing/cube_b"] != before["packing/cube_b"]
 
 
-@pytest.mark.parametrize("case", ["two files, one stem", "a shipped name", "counted"])
-def test_data_files_that_would_share_a_name_or_be_counted_are_refused(tmp_path, case):
+def test_data_files_that_would_share_a_name_are_refused_naming_both(tmp_path):
     shipped = (ROOT / "pyomo_puzzles/families/packing/instances/l_tromino_cube.yaml").read_text()
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "cube.yaml").write_text(shipped)
-    (tmp_path / "a" / "l_tromino_cube.yaml").write_text(shipped)
-    entries, counts = {
-        "two files, one stem": (f"['{tmp_path}/a/cube.yaml', '{tmp_path}/b/cube.yaml']", ""),
-        "a shipped name": (f"['{tmp_path}/a/l_tromino_cube.yaml']", ""),
-        "counted": ("[packing/l_tromino_cube]",
-                    f"counts: {{instances: ['{tmp_path}/a/cube.yaml'], formulations: [placement], solvers: [highs]}}\n"),
-    }[case]
     config = tmp_path / "mine.yaml"
-    config.write_text(f"results: {tmp_path / 'results'}\ninstances: {entries}\nformulations: [placement]\n"
-                      f"solvers: [highs]\n{counts}")
+    config.write_text(f"results: {tmp_path / 'results'}\ninstances: ['{tmp_path}/a/cube.yaml', '{tmp_path}/b/cube.yaml']\n"
+                      "formulations: [placement]\nsolvers: [highs]\n")
     done = dry_run(config)
     assert done.returncode == 2, done.stderr[-2000:]
     ours = [line for line in done.stderr.splitlines() if line.startswith("pyomo-puzzles")]
     assert len(ours) == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
-    expected = {"two files, one stem": ["instances[1]", f"{tmp_path}/a/cube.yaml", f"{tmp_path}/b/cube.yaml"],
-                "a shipped name": ["instances[0]", "packing/l_tromino_cube"],
-                "counted": ["counts.instances"]}[case]
-    assert all(part in ours[0] for part in expected), ours[0]
+    assert all(part in ours[0] for part in ["instances[1]", f"{tmp_path}/a/cube.yaml", f"{tmp_path}/b/cube.yaml"])
+
+
+def test_a_data_file_named_as_a_shipped_instance_or_counted_is_refused(tmp_path):
+    from pyomo_puzzles import experiment
+
+    for stem in ("l_tromino_cube", "cube"):
+        (tmp_path / f"{stem}.yaml").write_text(
+            (ROOT / "pyomo_puzzles/families/packing/instances/l_tromino_cube.yaml").read_text())
+    with pytest.raises(experiment.ConfigError) as clash:
+        experiment.expand_instances([str(tmp_path / "l_tromino_cube.yaml")], {})
+    assert clash.value.key == "instances[0]" and "packing/l_tromino_cube" in clash.value.message
+    counts = {"instances": [str(tmp_path / "cube.yaml")], "formulations": ["placement"],
+              "solvers": ["highs"]}
+    with pytest.raises(experiment.ConfigError) as counted:
+        experiment.count_jobs({"counts": counts})
+    assert counted.value.key == "counts.instances"
 
 
 STATISTICS = """\
