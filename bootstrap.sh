@@ -160,12 +160,16 @@ sync_environment
 compare_debian_versions
 
 export PATH="$PWD/.venv/bin:$PATH"
+# The suite on two processes (pytest-xdist), each test file on one of them, so that a file's
+# shared fixtures are made once; most tests wait on child processes, so two halve the time on
+# two cores. Arguments given after 'test' come later and win (e.g. -n 0 for one process).
+SUITE_PROCESSES=(-n 2 --dist loadfile)
 case "$command" in
     run)  exec .venv/bin/snakemake --cores 2 --rerun-incomplete "$@" ;;
     test)
-        [ "$latest" = 1 ] || exec .venv/bin/python -m pytest "$@"
+        [ "$latest" = 1 ] || exec .venv/bin/python -m pytest "${SUITE_PROCESSES[@]}" "$@"
         status=0
-        .venv/bin/python -m pytest "$@" || status=$?
+        .venv/bin/python -m pytest "${SUITE_PROCESSES[@]}" "$@" || status=$?
         if [ "$status" = 0 ]; then
             record_debian_versions
             say "the suite passed on the newest versions: commit uv.lock and $DEBIAN_RECORD to make them the tested set"
