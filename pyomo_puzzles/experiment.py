@@ -215,7 +215,7 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
             if is_formulation_file(name):
                 raise ConfigError(f"formulations[{i}]", "counting takes the families' own formulations "
                                   "(count a formulation file with 'pyomo-puzzles count -f FILE.py:NAME')")
-        files: dict[str, str] = {}
+        files: dict[str, instances.Instance] = {}
         names, generated = expand_instances(section["instances"], files)
     except ConfigError as error:
         raise ConfigError("counts." + error.key, error.message) from None
@@ -248,10 +248,11 @@ def _slug(options: dict) -> str:
     return "_".join(f"{k}{v}" for k, v in sorted(options.items())) or "default"
 
 
-def expand_instances(entries: list, files: dict[str, str] | None = None) -> tuple[list[str], list[Generated]]:
+def expand_instances(entries: list, files: dict[str, instances.Instance] | None = None
+                     ) -> tuple[list[str], list[Generated]]:
     """Instance names in configuration order (globs expanded), and the generated ones. Data
-    files named by their path (or a glob of paths) are named ``<family>/<stem>`` and go into
-    `files` (name -> absolute path); two files of one name, or a file named as a shipped
+    files named by their path (or a glob of paths) are named ``<family>/<stem>`` and go,
+    loaded, into `files` (by name); two files of one name, or a file named as a shipped
     instance, are refused (their records would overwrite each other)."""
     shipped = list(instances.shipped_instances())
     names: list[str] = []
@@ -277,9 +278,9 @@ def expand_instances(entries: list, files: dict[str, str] | None = None) -> tupl
     return list(dict.fromkeys(names)), generated
 
 
-def _data_files(entry: str, key: str, files: dict[str, str], shipped: list[str]) -> list[str]:
+def _data_files(entry: str, key: str, files: dict[str, instances.Instance], shipped: list[str]) -> list[str]:
     """The instances of a data file's path, or of a glob of paths (relative to where
-    Snakemake runs), as ``<family>/<stem>`` names; `files` takes name -> path."""
+    Snakemake runs), as ``<family>/<stem>`` names; `files` takes name -> loaded instance."""
     import glob
 
     paths = sorted(glob.glob(entry)) if any(ch in entry for ch in "*?[") else [entry]
@@ -292,15 +293,19 @@ def _data_files(entry: str, key: str, files: dict[str, str], shipped: list[str])
             loaded = instances.load(path)
         except UserError as error:
             raise ConfigError(key, str(error)) from None
-        name, where = loaded.name, str(Path(path).resolve())
+        name, where = loaded.name, _absolute(loaded)
         if name in shipped:
             raise ConfigError(key, f"the data file {path} would be named {name!r}, as a shipped instance: rename it")
-        if files.get(name, where) != where:
-            raise ConfigError(key, f"the data files {files[name]} and {where} would both be named {name!r}: "
-                                   "rename one")
-        files[name] = where
+        if name in files and _absolute(files[name]) != where:
+            raise ConfigError(key, f"the data files {_absolute(files[name])} and {where} would both be named "
+                                   f"{name!r}: rename one")
+        files[name] = loaded
         names.append(name)
     return names
+
+
+def _absolute(instance: instances.Instance) -> str:
+    return str(Path(instance.path).resolve())
 
 
 def _generated(entry: dict, key: str) -> list[Generated]:
@@ -415,7 +420,7 @@ def _family_of(name: str, generated: dict[str, Generated]) -> registry.Family:
 def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
     """Every run of the experiment, instance by instance, and the instances to generate."""
     check_names(config)
-    files: dict[str, str] = {}
+    files: dict[str, instances.Instance] = {}  # the data files, loaded once
     names, generated = expand_instances(config["instances"], files)
     by_name = {g.name: g for g in generated}
     chosen = available_solvers(config, report)
@@ -423,8 +428,8 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
     not_applicable: dict[str, int] = {}
     for name in names:
         fam = _family_of(name, by_name)
-        source = files.get(name)
-        spec = None if name in by_name else instances.load(source or name).spec
+        source = _absolute(files[name]) if name in files else None
+        spec = None if name in by_name else (files[name] if name in files else instances.load(name)).spec
         for formulation in config["formulations"]:
             form = family_formulation(fam, formulation)
             if form is None:

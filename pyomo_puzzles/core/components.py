@@ -47,12 +47,12 @@ def markdown(families: dict) -> str:
         lines += [f"## {family.name}", ""]
         for formulation in family.formulations.values():
             hooks = ", ".join(f"`{hook}`" for hook in hook_modules(formulation))
-            lines += [f"### {family.name} / {formulation.name}", "", formulation.summary, "",
-                      f"Hooks from: {hooks}" if hooks else "", "",
-                      "| kind | name | indexed by | meaning |", "|---|---|---|---|"]
+            lines += [f"### {family.name} / {formulation.name}", "", formulation.summary, ""]
+            lines += [f"Hooks from: {hooks}", ""] if hooks else []
+            lines += ["| kind | name | indexed by | meaning |", "|---|---|---|---|"]
             lines += [f"| {c.kind} | `{c.name}` | {c.index} | {c.doc} |" for c in model_components(formulation)]
             lines.append("")
-    return "\n".join(line for i, line in enumerate(lines) if line or (i and lines[i - 1])) + "\n"
+    return "\n".join(lines) + "\n"
 
 
 def hook_modules(formulation: Any) -> list[str]:
