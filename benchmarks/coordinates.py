@@ -21,6 +21,7 @@ import sys
 
 import pyomo.environ as pyo
 
+from pyomo_puzzles.core import models
 from pyomo_puzzles.core import instances, run
 
 FORMULATIONS = ("placement", "coordinates", "coordinates_tight")
@@ -44,7 +45,7 @@ def covering(solution: dict) -> set:
 
 
 def model_size(instance, formulation: str) -> tuple[int, int]:
-    model = run.build_model(instance, run.choose_formulation(instance, formulation))
+    model = models.build_model(instance, models.choose_formulation(instance, formulation))
     columns = sum(1 for _ in model.component_data_objects(pyo.Var))
     rows = sum(1 for _ in model.component_data_objects(pyo.Constraint, active=True))
     return columns, rows

@@ -20,7 +20,7 @@ import shlex
 import statistics
 import sys
 
-from pyomo_puzzles.core import enumerate as enumeration
+from pyomo_puzzles.core import counting as enumeration
 from pyomo_puzzles.core import instances, solvers
 
 METHODS = {

@@ -30,6 +30,7 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
+from pyomo_puzzles.core import models
 from pyomo_puzzles.core import instances, run
 from pyomo_puzzles.core.linear_form import LinearForm, read_linear_form
 
@@ -39,8 +40,8 @@ SLOW_MS = 150.0
 def built_matrix(name: str) -> tuple[LinearForm, sp.csc_matrix, list[int], list[int]]:
     """(linear form, matrix, merged column positions, placement index per column)."""
     instance = instances.load(name)
-    form = run.choose_formulation(instance, "placement")
-    linear = read_linear_form(run.build_model(instance, form))
+    form = models.choose_formulation(instance, "placement")
+    linear = read_linear_form(models.build_model(instance, form))
     matrix = sp.csc_matrix((linear.value, linear.index, linear.start),
                            shape=(len(linear.row_lower), len(linear.columns)))
     placement_of_column = [var.index() for var in linear.columns]

@@ -59,6 +59,7 @@ import numpy as np
 import pyomo
 import yaml
 
+from pyomo_puzzles.core import models
 from pyomo_puzzles.core import instances, run
 from pyomo_puzzles.core.instances import Instance
 
@@ -106,7 +107,7 @@ def row_count(inst: Instance) -> int:
 # The three measured methods -----------------------------------------------------------
 def time_pyomo_build(inst: Instance) -> float:
     """Seconds for AbstractModel.create_instance(data) alone."""
-    form = run.choose_formulation(inst, FORMULATION)
+    form = models.choose_formulation(inst, FORMULATION)
     abstract = form.build_model()
     data = form.model_data(inst.spec)
     started = time.perf_counter()

@@ -21,6 +21,8 @@ import time
 import highspy
 import numpy as np
 
+from pyomo_puzzles.core import checking
+from pyomo_puzzles.core import models
 from pyomo_puzzles.core import instances, run
 from pyomo_puzzles.core.linear_form import read_linear_form
 
@@ -31,7 +33,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"# command: {shlex.join(['python', *sys.argv])}")
     loaded = [instances.load(f"packing/iq_twist/challenge_{n}") for n in range(19, 69)]
-    form = run.choose_formulation(loaded[0], "placement")
+    form = models.choose_formulation(loaded[0], "placement")
     phases: dict[str, list[float]] = {}
 
     def tick(name: str, since: float) -> float:
@@ -45,7 +47,7 @@ def main() -> None:
     for _ in range(args.repeats):
         for instance in loaded:
             t = time.perf_counter()
-            abstract = run.abstract_model(form)
+            abstract = models.abstract_model(form)
             t = tick("abstract model (cached)", t)
             data = form.model_data(instance.spec)
             t = tick("data dictionary", t)
@@ -68,7 +70,7 @@ def main() -> None:
             t = tick("load values", t)
             solution = form.decode(instance.spec, model)
             t = tick("decode", t)
-            run.check_solution(instance, solution)
+            checking.check_solution(instance, solution)
             tick("independent check", t)
             record = run.run(instance, "placement", "highs", isolate=False)
             phases.setdefault("WHOLE run.run (wall)", []).append(record.wall_time)

@@ -34,6 +34,8 @@ import time
 import highspy
 import numpy as np
 
+from pyomo_puzzles.core import checking
+from pyomo_puzzles.core import models
 from pyomo_puzzles.core import instances, run
 from pyomo_puzzles.core.linear_form import first_use_numbering, read_linear_form
 from pyomo_puzzles.families.packing import model_placement
@@ -75,7 +77,7 @@ def direct_run(instance) -> tuple[float, float]:
     solve = time.perf_counter() - solve_started
     used = placements[np.asarray(highs.getSolution().col_value) > 0.5]
     solution = {"pieces": [model_placement.placement_entry(instance.spec.placements[p]) for p in used]}
-    errors = run.check_solution(instance, solution)
+    errors = checking.check_solution(instance, solution)
     if errors:
         raise RuntimeError(f"{instance.name}: direct solution failed the check: {errors[0]}")
     return time.perf_counter() - started, solve
@@ -83,7 +85,7 @@ def direct_run(instance) -> tuple[float, float]:
 
 def same_matrix(instance, form) -> bool:
     """Whether the direct matrix is exactly the one the framework hands to HiGHS."""
-    linear = read_linear_form(run.build_model(instance, form))
+    linear = read_linear_form(models.build_model(instance, form))
     placements, start, index, rhs, _ = direct_matrix(instance.spec)
     return ([var.index() for var in linear.columns] == placements.tolist()
             and np.array_equal(linear.start, start) and np.array_equal(linear.index, index)
@@ -98,7 +100,7 @@ def main() -> None:
     print(f"# HiGHS {highspy.Highs().version()}, 1 thread; times in ms; median over the 50 challenges "
           f"of each challenge's median over {args.repeats} repeats")
     loaded = [instances.load(name) for name in CHALLENGES]
-    form = run.choose_formulation(loaded[0], "placement")
+    form = models.choose_formulation(loaded[0], "placement")
     different = [instance.name for instance in loaded if not same_matrix(instance, form)]
     if different:
         sys.exit(f"the direct matrix differs from the framework's for {', '.join(different)}")

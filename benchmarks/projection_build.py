@@ -31,13 +31,14 @@ PHASES = ("part", "model_data", "create_instance", "read_linear_form", "HiGHS")
 
 WORKER = """
 import json, sys, time
+from pyomo_puzzles.core import models
 from pyomo_puzzles.core import instances, run, solvers
 from pyomo_puzzles.core.linear_form import read_linear_form
 from pyomo_puzzles.families.rubik import model_projections as mp
 name, horizon, split, wanted = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 spec = instances.load(name).spec
-form = run.choose_formulation(instances.load(name), "projections")
-abstract = run.abstract_model(form)
+form = models.choose_formulation(instances.load(name), "projections")
+abstract = models.abstract_model(form)
 mp.patterns(spec)
 spent = dict.fromkeys(("part", "model_data", "create_instance", "read_linear_form", "HiGHS"), 0.0)
 done = 0
@@ -48,7 +49,7 @@ for prefix in mp._prefixes(spec, split):
     t = time.perf_counter(); data = form.model_data(p); spent["model_data"] += time.perf_counter() - t
     t = time.perf_counter(); model = abstract.create_instance(data=data); spent["create_instance"] += time.perf_counter() - t
     t = time.perf_counter(); read_linear_form(model); spent["read_linear_form"] += time.perf_counter() - t
-    t = time.perf_counter(); solvers.SolverSession("highs", model, 60, 1).solve(); spent["HiGHS"] += time.perf_counter() - t
+    t = time.perf_counter(); solvers.SolverSession("highs", model, time_limit=60, threads=1).solve(); spent["HiGHS"] += time.perf_counter() - t
     done += 1
     if done == wanted:
         break

@@ -24,6 +24,7 @@ import time
 
 import numpy as np
 
+from pyomo_puzzles.core import models
 from pyomo_puzzles.core import instances, run
 from pyomo_puzzles.core.linear_form import read_linear_form
 from pyomo_puzzles.families.rubik import cube, middle, model_projections
@@ -46,8 +47,8 @@ def solve_one(args) -> None:
     part = model_projections.part(instance.spec, prefix, args.horizon - len(prefix))
     if part is None:
         sys.exit("the pattern networks settle this part without a solver")
-    form = run.choose_formulation(instance, "projections")
-    form_matrix = read_linear_form(run.instantiate(form, part))
+    form = models.choose_formulation(instance, "projections")
+    form_matrix = read_linear_form(models.instantiate(form, part))
     highs = highspy.Highs()
     highs.setOptionValue("time_limit", args.time_limit)
     highs.setOptionValue("threads", 1)

@@ -35,6 +35,7 @@ from pathlib import Path
 
 
 def framework(instance: str, formulation: str, limit: float, log_on: bool) -> dict:
+    from pyomo_puzzles.core import models
     from pyomo_puzzles.core import run
     from pyomo_puzzles.solvers import scip
 
@@ -75,7 +76,7 @@ def same_matrix(instance: str, formulation: str, limit: float) -> dict:
     from pyomo_puzzles.core import instances, run
 
     loaded = instances.load(instance)
-    model = run.build_model(loaded, run.choose_formulation(loaded, formulation))
+    model = models.build_model(loaded, models.choose_formulation(loaded, formulation))
     direct = SolverFactory("scip_direct")
     from pyomo.common.timing import HierarchicalTimer
 

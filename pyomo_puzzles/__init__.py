@@ -5,7 +5,7 @@ The Python API (`pyomo_puzzles.api`) is available from the package itself:
 used, so ``import pyomo_puzzles`` stays cheap.
 """
 
-__version__ = "0.1.0"
+from pyomo_puzzles.version import __version__
 
 API = ("load", "solve", "count", "check", "picture", "results", "list_families", "list_instances", "list_solvers")
 __all__ = ["__version__", *API]
@@ -13,7 +13,7 @@ __all__ = ["__version__", *API]
 
 def __getattr__(name: str):
     if name in API:
-        from pyomo_puzzles import api
+        from pyomo_puzzles import api  # on first use: `import pyomo_puzzles` alone stays cheap
 
         return getattr(api, name)
     raise AttributeError(f"module 'pyomo_puzzles' has no attribute {name!r}")

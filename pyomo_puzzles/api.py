@@ -10,50 +10,86 @@
     table = pp.results("results/default")      # one row per run, a pandas DataFrame
 
 An instance is a shipped name (``packing/l_tromino_cube``), a data file's path, or an
-`Instance` from `load`. A formulation is a family's formulation name or ``FILE.py:NAME``.
-Every solution is checked by the family's independent checker before it is returned.
-Mistakes the user can fix raise `pyomo_puzzles.errors.UserError` with a one-line message.
+`Instance` from `load` (or `from_data`). A formulation is a family's formulation name or
+``FILE.py:NAME``. Every solution is checked by the family's independent checker before it is
+returned. Mistakes the user can fix raise `pyomo_puzzles.errors.UserError` with a one-line
+message.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from pyomo_puzzles.core import counting, instances, models, pictures, registry, results as results_folder, solvers
+from pyomo_puzzles.core.checking import check_solution
+from pyomo_puzzles.core.counting import CountResult
+from pyomo_puzzles.core.instances import Instance
+from pyomo_puzzles.core.records import RunRecord, RunSettings, setting_names
+from pyomo_puzzles.core.run import run
+from pyomo_puzzles.errors import UserError
+
 if TYPE_CHECKING:
     import pandas
+    import pyomo.environ as pyo
 
-    from pyomo_puzzles.core.enumerate import CountResult
-    from pyomo_puzzles.core.instances import Instance
-    from pyomo_puzzles.core.records import RunRecord
     from pyomo_puzzles.core.registry import Family
+
+__all__ = ["CountResult", "Instance", "RunRecord", "RunSettings", "SolvedRun", "build", "check", "count",
+           "from_data", "list_families", "list_instances", "list_solvers", "load", "picture", "results", "solve",
+           "solve_model"]
+
 
 def load(instance: str | Path | Instance) -> Instance:
     """A validated instance from a shipped name or a data file (an `Instance` is returned as is)."""
-    from pyomo_puzzles.core import instances
-
-    if isinstance(instance, instances.Instance):
+    if isinstance(instance, Instance):
         return instance
     return instances.load(instance)
 
 
+def from_data(data: dict[str, Any], name: str = "data.yaml") -> Instance:
+    """A validated instance from the contents of a data file (`name` stands for its file in
+    messages and names the instance ``<family>/<stem>``)."""
+    return instances.from_data(data, Path(name))
+
+
+class SolvedRun(RunRecord):
+    """A run record as `solve` returns it: the record's data (what `to_dict` saves) and the
+    instance it was solved on, kept (not saved) to draw its solution."""
+
+    def __init__(self, record: RunRecord, instance: str | Path | Instance) -> None:
+        super().__init__(**vars(record))
+        self.solved_instance = instance
+
+    def picture(self, path: str | Path) -> Path:
+        """Draw the record's solution to `path` (PNG, PDF or SVG by its suffix)."""
+        if self.solution is None:
+            raise UserError(f"the run of {self.instance} on {self.solver} ({self.status}) holds no solution to draw")
+        return picture(self.solved_instance, self.solution, path)
+
+
 def solve(instance: str | Path | Instance, formulation: str | None = None, solver: str | None = None, *,
-          time_limit: float | None = 60.0, threads: int | None = 1, seed: int | None = None,
-          permutation: int = 0, gap: float | None = None, memory_limit_mb: float | None = None,
-          isolate: bool = True) -> RunRecord:
+          settings: RunSettings | None = None, isolate: bool = True, **options: Any) -> SolvedRun:
     """Build, solve, decode and check one instance; returns its run record.
 
-    `solver` None is the first registered MIP solver (HiGHS). With `isolate` (the default)
-    the run, loading the data file included, happens in a child process that is killed past
-    `time_limit` plus a grace period or past `memory_limit_mb`, and at once on Ctrl-C
-    (`pyomo_puzzles.core.run.Interrupted`, carrying the record); the record says so. The
-    record's ``picture(path)`` draws its solution."""
-    from pyomo_puzzles.core import run
+    How the run is made is a `RunSettings`: `settings`, or its fields as keywords
+    (``time_limit=60`` seconds, ``threads=1``, ``seed``, ``permutation``, ``gap``,
+    ``memory_limit_mb``; keywords also override fields of `settings`). `solver` None is the
+    first registered MIP solver (HiGHS). With `isolate` (the default) the run, loading the
+    data file included, happens in a child process that is killed past the time limit plus a
+    grace period or past the memory limit, and at once on Ctrl-C
+    (`pyomo_puzzles.core.isolation.Interrupted`, carrying the record); the record says so.
+    The record's ``picture(path)`` draws its solution."""
+    record = run(instance, formulation, solver, isolate=isolate, settings=_settings(settings, options))
+    return SolvedRun(record, instance)
 
-    record = run.run(instance, formulation, solver, time_limit, threads, isolate=isolate, seed=seed,
-                     permutation=permutation, gap=gap, memory_limit_mb=memory_limit_mb)
-    record.attach(instance)
-    return record
+
+def _settings(settings: RunSettings | None, options: dict[str, Any]) -> RunSettings:
+    unknown = sorted(set(options) - set(setting_names()))
+    if unknown:
+        raise UserError(f"unknown run setting {unknown[0]!r} (settings: {', '.join(setting_names())})")
+    return (settings or RunSettings()).replace(**options)
 
 
 def count(instance: str | Path | Instance, formulation: str | None = None, solver: str | None = None, *,
@@ -66,85 +102,65 @@ def count(instance: str | Path | Instance, formulation: str | None = None, solve
     checked. `keep_solutions` keeps one solution per orbit in ``representatives``. The time
     limit covers loading the instance: a load that outlasts it is stopped (in the main
     thread) and the count is incomplete, saying so."""
-    import time
-
-    from pyomo_puzzles.core import enumerate as enumeration
-
     started = time.perf_counter()
     try:
-        with enumeration.deadline(time_limit):
+        with counting.deadline(time_limit):
             loaded = load(instance)
-    except enumeration.OutOfTime:
-        return enumeration.CountResult(str(instance), formulation or "", solver or "", up_to_symmetry, seed=seed,
-                                       message=f"time limit reached while loading the instance "
-                                               f"({time.perf_counter() - started:.1f} s)",
-                                       elapsed=time.perf_counter() - started)
-    return enumeration.count_solutions(loaded, formulation, solver, up_to_symmetry=up_to_symmetry,
-                                       time_limit=time_limit, threads=threads, limit=limit,
-                                       keep_solutions=keep_solutions, split=split, seed=seed, on_found=on_found,
-                                       started=started)
+    except counting.OutOfTime:
+        return CountResult(str(instance), formulation or "", solver or "", up_to_symmetry, seed=seed,
+                           message=f"time limit reached while loading the instance "
+                                   f"({time.perf_counter() - started:.1f} s)",
+                           elapsed=time.perf_counter() - started)
+    return counting.count_solutions(loaded, formulation, solver, up_to_symmetry=up_to_symmetry,
+                                    time_limit=time_limit, threads=threads, limit=limit,
+                                    keep_solutions=keep_solutions, split=split, seed=seed, on_found=on_found,
+                                    started=started)
 
 
 def check(instance: str | Path | Instance, solution: dict[str, Any]) -> list[str]:
     """What is wrong with `solution` according to the family's independent checker (empty: valid)."""
-    from pyomo_puzzles.core.run import check_solution
-
     return check_solution(load(instance), solution)
 
 
 def picture(instance: str | Path | Instance, solution: dict[str, Any], path: str | Path) -> Path:
     """Draw `solution` of `instance` to `path` (PNG, PDF or SVG by its suffix)."""
-    from pyomo_puzzles.core.files import write_atomic
+    pictures.check_picture_path(path)
+    return pictures.draw(load(instance), solution, path)
 
-    check_picture_path(path)
+
+def build(instance: str | Path | Instance, formulation: str | None = None) -> pyo.ConcreteModel:
+    """The concrete Pyomo model of `formulation` (None: the family's default) for `instance`,
+    to inspect, extend (an objective, a cut) and solve with `solve_model`."""
     loaded = load(instance)
-    draw = loaded.family.drawing()
-    return write_atomic(path, lambda tmp: draw(loaded.spec, solution, tmp))
+    return models.build_model(loaded, models.choose_formulation(loaded, formulation))
 
 
-def check_picture_path(path: str | Path) -> None:
-    """A picture's file name must end in a format matplotlib writes (UserError otherwise)."""
-    from matplotlib.backend_bases import FigureCanvasBase
-
-    from pyomo_puzzles.errors import UserError
-
-    formats = FigureCanvasBase.get_supported_filetypes()
-    suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix not in formats:
-        raise UserError(f"picture {path}: unsupported format {suffix or '(no suffix)'!r} "
-                        f"(choose {', '.join(sorted(formats))})")
+def solve_model(model: pyo.ConcreteModel, solver: str | None = None, *, settings: RunSettings | None = None,
+                **options: Any) -> solvers.SolveOutcome:
+    """Solve a concrete model (from `build`, changed as you like) with a registered solver;
+    the solution, if any, is loaded into the model's variables. Settings as for `solve`
+    (no time limit unless given)."""
+    chosen = _settings(settings or RunSettings(time_limit=None, threads=None), options)
+    return solvers.SolverSession(solver or solvers.default_name(), model, chosen).solve()
 
 
 def results(folder: str | Path) -> pandas.DataFrame:
     """The runs table of a results folder: one row per run record under ``FOLDER/runs``,
     the columns of the pipeline's ``tables/runs.csv`` (read from the records, so it also
     covers a pipeline that has not finished)."""
-    from pyomo_puzzles.errors import UserError
-    from pyomo_puzzles.workflow import runs_table
-
-    folder = Path(folder)
-    if not (folder / "runs").is_dir():
-        raise UserError(f"{folder}: not a results folder (it has no 'runs' folder)")
-    paths = sorted(str(p) for p in (folder / "runs").rglob("*.json"))
-    return runs_table(paths, str(folder))
+    return results_folder.folder_runs(folder)
 
 
 def list_families() -> dict[str, Family]:
     """Every registered family (shipped and plugins) by name."""
-    from pyomo_puzzles.core import registry
-
     return registry.families()
 
 
 def list_instances() -> list[str]:
     """The names of every shipped instance (plugins' included)."""
-    from pyomo_puzzles.core import instances as found
-
-    return list(found.shipped_instances())
+    return list(instances.shipped_instances())
 
 
 def list_solvers() -> dict[str, str]:
     """Every registered solver by name: its version, or why it is missing."""
-    from pyomo_puzzles.core import solvers as registered
-
-    return {name: registered.describe(name).detail for name in registered.names()}
+    return {name: solvers.describe(name).detail for name in solvers.names()}

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from pyomo_puzzles.errors import TRACEBACK_VARIABLE, DataError, UserError, failure_line
+from pyomo_puzzles.version import __version__
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -69,7 +70,7 @@ def _print_components(formulation) -> None:
 
 
 def _settings_line(options) -> str:
-    cells = [options.time_limit, options.threads, options.seed, options.gap]
+    cells = [option for _, option in options.items()]
     line = " / ".join(cell or "-" for cell in cells)
     return line + (f"; {options.notes}" if options.notes else "")
 
@@ -95,10 +96,9 @@ def _check_outputs(args: argparse.Namespace) -> None:
     if args.output:
         files.check_writable(args.output)
     if args.picture:
-        from pyomo_puzzles import api
-        from pyomo_puzzles.core import instances, registry
+        from pyomo_puzzles.core import instances, pictures, registry  # see cmd_solve
 
-        api.check_picture_path(args.picture)
+        pictures.check_picture_path(args.picture)
         files.check_writable(args.picture)
         _, path = instances.resolve(args.instance)
         puzzle = instances.read_data_file(path).get("puzzle")
@@ -118,25 +118,32 @@ def _log_progress() -> None:
     logger.setLevel(logging.INFO)
 
 
+def _run_settings(args: argparse.Namespace):
+    """The run's settings from the options named as its fields (``--memory-limit`` is
+    ``memory_limit_mb``)."""
+    from pyomo_puzzles.core.records import RunSettings, setting_names  # see cmd_solve
+
+    return RunSettings(**{name: getattr(args, name) for name in setting_names()})
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
+    # Each command imports what it uses: `--help`, `list` and `check` load no Pyomo run machinery.
     from pyomo_puzzles import api
-    from pyomo_puzzles.core import records
-    from pyomo_puzzles.core.run import Interrupted
+    from pyomo_puzzles.core.files import write_json_atomic
+    from pyomo_puzzles.core.isolation import Interrupted
 
     _check_outputs(args)
     if args.verbose:
         _log_progress()
     try:  # the data file is loaded inside the run, under its time limit
-        record = api.solve(args.instance, args.formulation, args.solver, time_limit=args.time_limit,
-                           threads=args.threads, seed=args.seed, permutation=args.permutation, gap=args.gap,
-                           memory_limit_mb=args.memory_limit)
+        record = api.solve(args.instance, args.formulation, args.solver, settings=_run_settings(args))
     except Interrupted as stop:
         if args.output:
-            records.write_json_atomic(args.output, stop.record.to_dict())
+            write_json_atomic(args.output, stop.record.to_dict())
         raise
     print(_summary(record))
     if args.output:
-        records.write_json_atomic(args.output, record.to_dict())
+        write_json_atomic(args.output, record.to_dict())
         print(f"run record written to {args.output}")
     if args.picture:
         if record.solution is None:
@@ -155,8 +162,8 @@ def _many(count: int, noun: str) -> str:
 def cmd_count(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from pyomo_puzzles import api
-    from pyomo_puzzles.core import records
+    from pyomo_puzzles import api  # see cmd_solve
+    from pyomo_puzzles.core.files import write_json_atomic
 
     unit = "classes" if args.up_to_symmetry else "solutions"
     with tqdm(desc=f"counting {unit}", unit=" found", file=sys.stderr, disable=True if args.quiet else None) as bar:
@@ -179,7 +186,7 @@ def cmd_count(args: argparse.Namespace) -> int:
         print(f"{result.instance}: {_many(result.solutions, 'solution')}{variants}; {state}; "
               f"{result.solves} solves, {result.elapsed:.2f} s")
     if args.output:
-        records.write_json_atomic(args.output, result.to_dict())
+        write_json_atomic(args.output, result.to_dict())
     return EXIT_OK if result.complete else EXIT_FAILED
 
 
@@ -264,7 +271,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_design(args: argparse.Namespace) -> int:
-    from pyomo_puzzles.core import records, registry
+    from pyomo_puzzles.core import registry
+    from pyomo_puzzles.core.files import write_json_atomic
 
     fam = registry.family(args.family)
     if fam.design is None:
@@ -286,7 +294,7 @@ def cmd_design(args: argparse.Namespace) -> int:
         print(f"  confirmed by the integer program on {report['solver']}: {got['towers']} {question} towers, "
               f"every one checked ({got['seconds']} s)")
     if args.output:
-        records.write_json_atomic(args.output, report)
+        write_json_atomic(args.output, report)
         print(f"report written to {args.output}")
     return EXIT_OK
 
@@ -355,8 +363,6 @@ class _OneLineParser(argparse.ArgumentParser):
 
 
 def parser() -> argparse.ArgumentParser:
-    from pyomo_puzzles import __version__
-
     main = _OneLineParser(prog="pyomo-puzzles", description=__doc__)
     main.add_argument("--version", action="version", version=f"pyomo-puzzles {__version__}")
     main.add_argument("--traceback", action="store_true",
@@ -378,7 +384,7 @@ def parser() -> argparse.ArgumentParser:
                             "random order (default 0: as built)")
     solve.add_argument("--gap", type=_positive_float, default=None,
                        help="relative optimality gap at which the solver may stop (default: the solver's)")
-    solve.add_argument("--memory-limit", type=_positive_float, default=None, metavar="MIB",
+    solve.add_argument("--memory-limit", dest="memory_limit_mb", type=_positive_float, default=None, metavar="MIB",
                        help="stop the run (status memory_limit) past this resident memory, solver "
                             "processes included")
     solve.add_argument("--output", "-o", help="write the run record (JSON) here")

@@ -39,38 +39,22 @@ from typing import Any
 
 from pyomo_puzzles import provenance
 from pyomo_puzzles.core import instances, registry, solvers
+from pyomo_puzzles.core.results import (
+    GENERATED_DIR,
+    Run,
+    count_record_path,
+    formulation_label,
+    generated_path,
+    is_formulation_file,
+    solver_formulation,
+)
 from pyomo_puzzles.errors import UserError, quoted, shortened
-
-GENERATED_DIR = "instances"
-"""Generated instances are written under RESULTS/instances/<generator>/."""
 
 
 class ConfigError(UserError):
     def __init__(self, key: str, message: str) -> None:
         self.key, self.message = key, message
         super().__init__(f"configuration key {quoted(key)}: {message}")
-
-
-@dataclass(frozen=True)
-class Run:
-    """One cell of the matrix: a record file's worth of work."""
-
-    instance: str        # shipped name, generated/<generator>/<stem>, or <family>/<stem> of a data file
-    formulation: str
-    solver: str
-    repeat: int
-    seed: int | None = None
-    permutation: int = 0
-    source: str | None = None
-    """The data file of an instance the configuration names by its path (None: shipped or generated)."""
-
-    def record_path(self, results: str) -> str:
-        """``runs/<instance>/<formulation>/<solver>/[seed<s>-][perm<p>-]repeat<k>.json`` (a
-        formulation file's ``FILE.py:NAME`` is filed under NAME)."""
-        stem = "".join([f"seed{self.seed}-" if self.seed is not None else "",
-                        f"perm{self.permutation}-" if self.permutation else "", f"repeat{self.repeat}"])
-        solver = self.solver.replace(":", "_")  # pyomo:NAME
-        return f"{results}/runs/{self.instance}/{formulation_label(self.formulation)}/{solver}/{stem}.json"
 
 
 @dataclass(frozen=True)
@@ -127,11 +111,6 @@ def lock_results(results: str):
                  f"{datetime.now().isoformat(timespec='seconds')}\n")
     handle.flush()
     return handle
-
-
-def generated_path(name: str, results: str) -> str:
-    """The file of the generated instance `name` (generated/<generator>/<stem>)."""
-    return f"{results}/{GENERATED_DIR}/{name.removeprefix('generated/')}.yaml"
 
 
 DEFAULTS = {"batch": 8, "results": "results", "figures": {}, "statistics": {}, "seeds": [None], "permutations": [0],
@@ -201,7 +180,7 @@ class CountJob:
     solver: str
 
     def record_path(self, results: str) -> str:
-        return f"{results}/counts/{self.instance}/{self.formulation}/{self.solver}.json"
+        return count_record_path(results, self.instance, self.formulation, self.solver)
 
 
 def count_jobs(config: dict, report=print) -> list[CountJob]:
@@ -319,15 +298,6 @@ def _generated(entry: dict, key: str) -> list[Generated]:
         raise ConfigError(f"{key}.options.{foreign[0]}", f"not an option of the {name} generator")
     return [Generated(f"generated/{name}/{_slug(options)}_seed{seed}", name, seed, tuple(sorted(options.items())))
             for seed in entry["seeds"]]
-
-
-def is_formulation_file(name: str) -> bool:
-    return ":" in name and name.split(":", 1)[0].endswith(".py")
-
-
-def formulation_label(name: str) -> str:
-    """The name a formulation's records carry: NAME for ``FILE.py:NAME``."""
-    return name.rsplit(":", 1)[1] if is_formulation_file(name) else name
 
 
 def family_formulation(fam: registry.Family, name: str) -> registry.Formulation | None:
@@ -455,11 +425,6 @@ def _cells(config: dict, instance: str, formulation: str, solver: str, source: s
     return [Run(instance, formulation, solver, repeat, seed, permutation, source)
             for seed in config.get("seeds", [None]) for permutation in config.get("permutations", [0])
             for repeat in range(1, config["repeats"] + 1)]
-
-
-def solver_formulation(reference: str) -> str:
-    """The formulation label of a reference method's records (dlx solves exact cover)."""
-    return {"dlx": "exact_cover"}.get(reference, reference)
 
 
 def drawable_instances(runs: list[Run]) -> list[str]:

@@ -231,7 +231,7 @@ def generic_corruptions(solution: dict) -> dict[str, dict]:
 
 
 def _check_checker(instance, time_limit: float) -> None:
-    from pyomo_puzzles.core.run import check_solution
+    from pyomo_puzzles.core.checking import check_solution
 
     family = instance.family
     solution = _instance_solution(instance, time_limit)
@@ -248,7 +248,7 @@ def _check_checker(instance, time_limit: float) -> None:
 
 
 def _check_symmetry(instance, time_limit: float) -> None:
-    from pyomo_puzzles.core.run import check_solution
+    from pyomo_puzzles.core.checking import check_solution
 
     family = instance.family
     solution = _instance_solution(instance, time_limit)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pyomo_puzzles.core import enumerate as enumeration
+from pyomo_puzzles.core import counting as enumeration
 from pyomo_puzzles.core import instances, run
 
 

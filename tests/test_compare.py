@@ -35,7 +35,7 @@ from pyomo_puzzles.core.records import write_json_atomic
 from pyomo_puzzles.errors import UserError
 from pyomo_puzzles.experiment import Run
 from pyomo_puzzles.report import compare
-from pyomo_puzzles.workflow import load_run_instance
+from pyomo_puzzles.core.results import load_run_instance
 
 CHALLENGES = [f"packing/iq_twist/challenge_{n}" for n in range(19, 25)]
 HARD = "packing/iq_twist/challenge_49"

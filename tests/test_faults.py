@@ -2,7 +2,7 @@
 killed mid-solve, a full disk, two pipelines on one folder, the time limit over a slow load,
 and records kept only while nothing they depend on has changed (issue 16).
 
-A batch is driven here as Snakemake's script would drive it (`workflow.solve_batch` with the
+A batch is driven here as Snakemake's script would drive it (`jobs.solve_batch` with the
 `snakemake` object's fields), in this process or in a child process that the test kills; the
 Snakemake side (rerun flags, the results-folder lock) is tested through real `snakemake`
 calls in tests/test_workflow.py and below.
@@ -29,7 +29,7 @@ from types import SimpleNamespace
 import pytest
 
 import pyomo_puzzles
-from pyomo_puzzles import workflow
+from pyomo_puzzles import jobs
 from pyomo_puzzles.core import run, solvers
 from pyomo_puzzles.errors import DataError
 from pyomo_puzzles.experiment import FORCE_VARIABLE, Run
@@ -42,7 +42,7 @@ FORMULATION_FILE = ROOT / "pyomo_puzzles" / "families" / "packing" / "model_plac
 
 
 def batch(results: Path, runs: list[Run], settings: dict = SETTINGS, index: int = 0) -> SimpleNamespace:
-    """The fields of Snakemake's `snakemake` object that `workflow.solve_batch` reads."""
+    """The fields of Snakemake's `snakemake` object that `jobs.solve_batch` reads."""
     return SimpleNamespace(
         rule="solve_batch",
         params=SimpleNamespace(runs=[dataclasses.asdict(r) for r in runs], results=str(results),
@@ -85,7 +85,7 @@ def test_a_record_is_kept_until_something_it_depends_on_changes(tmp_path, monkey
 
     def again(settings=SETTINGS) -> dict[Run, str]:
         job = batch(results, runs, settings)
-        workflow.solve_batch(job)
+        jobs.solve_batch(job)
         return {r: outcome(job, r) for r in runs}
 
     assert set(again().values()) == {"new"}
@@ -131,9 +131,9 @@ def test_a_record_is_kept_until_something_it_depends_on_changes(tmp_path, monkey
 RUNNER = """\
 import json, sys
 from types import SimpleNamespace
-from pyomo_puzzles import workflow
+from pyomo_puzzles import jobs
 job = json.loads(sys.argv[1])
-workflow.solve_batch(SimpleNamespace(rule="solve_batch", params=SimpleNamespace(**job["params"]),
+jobs.solve_batch(SimpleNamespace(rule="solve_batch", params=SimpleNamespace(**job["params"]),
                                      output=SimpleNamespace(**job["output"]), log=job["log"]))
 """
 
@@ -159,7 +159,7 @@ def test_a_batch_killed_at_random_moments_loses_nothing_and_redoes_nothing(tmp_p
         before = records(results) if (results / "runs").exists() else {}  # every file parses
         assert not Path(job.output.manifest).exists() or len(before) == len(runs)
 
-        workflow.solve_batch(job)
+        jobs.solve_batch(job)
         after = records(results)
         assert len(after) == len(runs), f"trial {trial} (killed at {moment} s): a run is missing"
         for name, record in before.items():
@@ -240,7 +240,7 @@ def test_a_solver_killed_mid_solve_gives_an_error_record_and_the_batch_goes_on(t
     finished = threading.Event()
     watcher = kill_when_started(command, 1.0, killed, finished)
     job = batch(results, [slow, after])
-    workflow.solve_batch(job)
+    jobs.solve_batch(job)
     finished.set()
     watcher.join()
     assert killed, f"{command} never started"

@@ -4,6 +4,7 @@ import numpy as np
 import pyomo.environ as pyo
 import pytest
 
+from pyomo_puzzles.core import models
 from pyomo_puzzles.core import instances, run
 from pyomo_puzzles.core.linear_form import read_linear_form
 from pyomo_puzzles.core.linear_form import compiled_linear_form as _compiled_linear_form
@@ -74,7 +75,7 @@ def test_named_expressions_fall_back_to_the_compiler():
 ])
 def test_same_matrix_as_pyomos_compiler(name, formulation):
     instance = instances.load(name)
-    model = run.build_model(instance, run.choose_formulation(instance, formulation))
+    model = models.build_model(instance, models.choose_formulation(instance, formulation))
     fast, compiled = read_linear_form(model), _compiled_linear_form(model)
     assert fast is not None
     by_name = {v.name: i for i, v in enumerate(compiled.columns)}
@@ -94,10 +95,10 @@ def test_flow_rows_with_negative_terms_read_as_the_compiler_reads_them():
     from pyomo_puzzles.families.rubik import model_projections
 
     instance = instances.load("rubik/htm_depth_04")
-    form = run.choose_formulation(instance, "projections")
+    form = models.choose_formulation(instance, "projections")
     part = next(p for prefix in model_projections._prefixes(instance.spec, 1)
                 if (p := model_projections.part(instance.spec, prefix, 3)) is not None)
-    model = run.instantiate(form, part)
+    model = models.instantiate(form, part)
     fast, compiled = read_linear_form(model), _compiled_linear_form(model)
     assert fast is not None and -1.0 in fast.value.tolist()
     by_name = {v.name: i for i, v in enumerate(compiled.columns)}

@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from pyomo_puzzles.core import processes
 from pyomo_puzzles.core import instances, parts, run
 from pyomo_puzzles.families.rubik import checker, model_projections
 
@@ -14,8 +15,8 @@ from pyomo_puzzles.families.rubik import checker, model_projections
 def new_descendants():
     """The processes below this one that the test started and left behind (a process an
     earlier test of this worker started, e.g. a solver's worker, is not the test's)."""
-    before = set(parts._descendants(os.getpid()))
-    return lambda: sorted(set(parts._descendants(os.getpid())) - before)
+    before = set(processes.descendants(os.getpid()))
+    return lambda: sorted(set(processes.descendants(os.getpid())) - before)
 
 
 @pytest.mark.parametrize("name, distance", [("rubik/htm_depth_08", 8), ("rubik/cube3_qtm_depth_08", 8)])

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import INSTALLED, run_cli, solver_params
+from pyomo_puzzles.core import models
 from pyomo_puzzles.core import instances, records, run, solvers
 from pyomo_puzzles.solvers.cpsat import WORKER
 
@@ -233,7 +234,7 @@ def test_peak_memory_counts_what_the_run_allocates(monkeypatch):
 
 @pytest.mark.parametrize("solver", solver_params(("highs", "cbc")))
 def test_seed_reaches_count(solver):
-    from pyomo_puzzles.core.enumerate import count_solutions
+    from pyomo_puzzles.core.counting import count_solutions
 
     result = count_solutions(instances.load("packing/l_tromino_cube"), "placement", solver,
                              up_to_symmetry=True, seed=5)
@@ -244,7 +245,7 @@ def test_seed_reaches_count(solver):
 def test_scip_counts_persistently():
     if not solvers.availability("scip")[0]:
         pytest.skip(f"scip not installed: {solvers.availability('scip')[1]}")
-    from pyomo_puzzles.core.enumerate import count_solutions
+    from pyomo_puzzles.core.counting import count_solutions
 
     cube = count_solutions(instances.load("packing/l_tromino_cube"), "placement", "scip", up_to_symmetry=True)
     assert cube.complete and (cube.classes, cube.solutions) == (111, 5328)
@@ -261,7 +262,7 @@ def test_permutation_is_the_same_problem_in_another_order():
     from pyomo_puzzles.core.linear_form import linear_form, permuted
 
     instance = instances.load("packing/iq_twist/challenge_30")
-    model = run.build_model(instance, run.choose_formulation(instance, "placement"))
+    model = models.build_model(instance, models.choose_formulation(instance, "placement"))
     form = linear_form(model)
     shape = (len(form.row_lower), len(form.columns))
     matrix = sp.csc_matrix((form.value, form.index, form.start), shape=shape).toarray()

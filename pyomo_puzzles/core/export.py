@@ -13,7 +13,7 @@ import pyomo.environ as pyo
 
 from pyomo_puzzles.core.files import write_atomic, write_text_atomic
 from pyomo_puzzles.core.instances import Instance
-from pyomo_puzzles.core.run import choose_formulation, pyomo_build_log_held
+from pyomo_puzzles.core.models import choose_formulation, pyomo_build_log_held
 from pyomo_puzzles.errors import UserError
 
 

@@ -1,5 +1,5 @@
-"""The parts of a stage (see `registry.Stage`) solved one after another, or in parallel
-processes when the run may use more than one thread.
+"""A formulation solved in stages (see `registry.Stage`): the parts of each stage solved one
+after another, or in parallel processes when the run may use more than one thread.
 
 Each part is built, solved and, if the solver found a solution, decoded where it is solved:
 in the run's own process, or in one of `workers` forked processes that take the parts in
@@ -10,14 +10,19 @@ killed, with any solver executable they started.
 
 from __future__ import annotations
 
-import contextlib
-import os
+import multiprocessing
+import queue
 import signal
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from pyomo_puzzles.core import registry
+from pyomo_puzzles.core.checking import attach_checked_solution
+from pyomo_puzzles.core.instances import Instance
+from pyomo_puzzles.core.models import instantiate
+from pyomo_puzzles.core.processes import kill_with_descendants
+from pyomo_puzzles.core.records import RunRecord
 
 
 @dataclass
@@ -35,18 +40,60 @@ class PartResult:
 
 def solve_part(form: registry.Formulation, part, solve: Callable, time_left: Callable[[], float | None]) -> PartResult:
     """Build, solve and decode one part; `solve(model, time_limit)` returns a solver outcome."""
-    from pyomo_puzzles.core import run
-
     remaining = time_left()
     if remaining is not None and remaining <= 0:
         return PartResult("time_limit", "time limit reached between models", solved=False)
     built = time.perf_counter()
-    model = run.instantiate(form, part)
+    model = instantiate(form, part)
     build_time = time.perf_counter() - built
     outcome = solve(model, time_left())
     solution = form.decode(part, model) if outcome.has_solution else None
     return PartResult(outcome.status, outcome.message, solution, outcome.solver_time or 0.0, outcome.nodes or 0,
                       build_time)
+
+
+def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formulation, solve: Callable,
+                    time_left: Callable[[], float | None], workers: int) -> None:
+    """Solve the formulation's stages' parts until one has a solution, filling `record`; the
+    time limit (`time_left`) covers all of them. `solve(model, time_limit)` returns a solver
+    outcome; with `workers` above 1 the parts of a stage are solved in that many processes."""
+    def one(part) -> PartResult:
+        return solve_part(form, part, solve, time_left)
+
+    solver_time, build_time, nodes, models, settled, objectives = 0.0, 0.0, 0, 0, 0, []
+    record.status, found = "infeasible", None
+    for stage in form.stages(instance.spec):
+        objectives.append(stage.objective)
+        settled += stage.settled
+        record.bound = stage.objective  # every earlier stage was proved to have no solution
+        found = stage.solution
+        answers = results(stage.parts if found is None else [], one, workers)
+        for answer in answers:
+            models += answer.solved
+            solver_time += answer.solver_time
+            build_time += answer.build_time
+            nodes += answer.nodes
+            if answer.solution is not None:
+                found = answer.solution
+                break
+            if answer.status != "infeasible":
+                record.status = answer.status if answer.status in ("time_limit", "licence_limit", "error") else "error"
+                record.message = answer.message or f"a part ended {answer.status}"
+                break
+        answers.close()  # stops the parts still being solved
+        if found is not None:
+            record.status, record.objective = "optimal", stage.objective
+            break
+        if record.status != "infeasible":
+            break
+    if record.status == "infeasible":
+        record.bound = None
+    record.solver_time, record.build_time, record.nodes = solver_time, build_time, nodes
+    span = f"{objectives[0]:g}..{objectives[-1]:g}" if objectives else "none"
+    summary = f"{len(objectives)} stages (objective {span}): {models} models solved, {settled} parts settled without a solver"
+    record.message = summary + (f"; {record.message}" if record.message else "")
+    if found is not None:
+        attach_checked_solution(record, instance, found)
 
 
 def results(parts: list, one: Callable[[object], PartResult], workers: int) -> Iterator[PartResult]:
@@ -60,9 +107,6 @@ def results(parts: list, one: Callable[[object], PartResult], workers: int) -> I
 
 
 def _in_parallel(parts: list, one: Callable[[object], PartResult], workers: int) -> Iterator[PartResult]:
-    import multiprocessing
-    import queue
-
     context = multiprocessing.get_context("fork")
     answers = context.Queue()
     # the next part to take, shared by the workers: a queue of every index would be a pipe,
@@ -100,28 +144,6 @@ def _in_parallel(parts: list, one: Callable[[object], PartResult], workers: int)
             yield answer
     finally:
         for process in processes:
-            _kill_with_descendants(process.pid)
+            kill_with_descendants(process.pid)
         for process in processes:
             process.join()
-
-
-def _kill_with_descendants(pid: int | None) -> None:
-    """SIGKILL a worker and every process it started (a solver executable would outlive it)."""
-    if pid is None:
-        return
-    for victim in [pid, *_descendants(pid)]:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(victim, signal.SIGKILL)
-
-
-def _descendants(pid: int) -> list[int]:
-    from pyomo_puzzles.core.run import process_stats
-
-    children: dict[int, list[int]] = {}
-    for child, fields in process_stats():
-        children.setdefault(int(fields[1]), []).append(child)
-    found, frontier = [], [pid]
-    while frontier:
-        frontier = [child for p in frontier for child in children.get(p, [])]
-        found += frontier
-    return found

@@ -1,13 +1,65 @@
-"""The run record: one dataclass, its JSON schema, and atomic JSON writes."""
+"""The run record and what it is made from: one status vocabulary, one settings object, one
+function that builds a record, the record's JSON schema, and atomic JSON writes.
+
+Plain data: nothing here imports the rest of the framework, so every layer can use it.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import socket
 from dataclasses import dataclass, field
-from pathlib import Path
+from datetime import datetime, timezone
 from typing import Any
 
-STATUSES = ("optimal", "feasible", "infeasible", "time_limit", "licence_limit", "memory_limit", "interrupted", "error")
+from pyomo_puzzles.core.files import write_json_atomic
+from pyomo_puzzles.version import __version__
+
+SOLVER_STATUSES = ("optimal", "feasible", "infeasible", "time_limit", "licence_limit", "error")
+"""What a solver can say (`core.solvers.SolveOutcome.status`)."""
+
+STATUSES = (*SOLVER_STATUSES[:-1], "memory_limit", "interrupted", "error")
+"""What a run record can say: a solver's statuses, and the framework's own ``memory_limit``
+(its memory limit stopped the run) and ``interrupted`` (Ctrl-C or SIGTERM)."""
+
+
+_FRAMEWORK = {"applied_by": "framework"}
+"""Marks a setting the framework applies itself; the others reach the solver (`Adapter.options`)."""
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How a run is made: limits and the knobs of performance variability. One object from
+    the command line, the API and the pipeline down to the solver adapter (which gets it with
+    `time_limit` lowered to what is left of the run's limit).
+
+    time_limit: seconds for the whole run (None: none); threads: the solver's threads, or,
+    for a formulation solved in stages, how many parts are solved at once (`core.parts`);
+    seed: the solver's random seed (None: its default); permutation: 0 for the model as
+    built, k >= 1 for the k-th reproducible permutation of its rows and columns; gap:
+    relative optimality gap at which the solver may stop (None: its default);
+    memory_limit_mb: resident memory of the run (solver processes included) past which it
+    is stopped with status ``memory_limit`` (isolated runs only)."""
+
+    time_limit: float | None = 60.0
+    threads: int | None = 1
+    seed: int | None = None
+    permutation: int = field(default=0, metadata=_FRAMEWORK)
+    gap: float | None = None
+    memory_limit_mb: float | None = field(default=None, metadata=_FRAMEWORK)
+
+    def replace(self, **changes: Any) -> "RunSettings":
+        return dataclasses.replace(self, **changes)
+
+
+def setting_names() -> tuple[str, ...]:
+    """The names of the run settings (the options of `api.solve`, the pipeline's keys)."""
+    return tuple(f.name for f in dataclasses.fields(RunSettings))
+
+
+def solver_setting_names() -> tuple[str, ...]:
+    """The settings that reach the solver through its adapter (`core.solvers.Options`)."""
+    return tuple(f.name for f in dataclasses.fields(RunSettings) if f.metadata != _FRAMEWORK)
 
 
 @dataclass
@@ -48,25 +100,27 @@ class RunRecord:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
-    def attach(self, instance: Any) -> None:
-        """Keep the instance the record belongs to, loaded or its name or file (for
-        `picture`; not serialised)."""
-        self._instance = instance
-
-    def picture(self, path: str | Path) -> Path:
-        """Draw the record's solution to `path` (PNG, PDF or SVG by its suffix)."""
-        from pyomo_puzzles.errors import UserError
-
-        if self.solution is None:
-            raise UserError(f"the run of {self.instance} on {self.solver} ({self.status}) holds no solution to draw")
-        from pyomo_puzzles.api import picture
-
-        return picture(getattr(self, "_instance", None) or self.instance, self.solution, path)
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "RunRecord":
-        names = {f.name for f in dataclasses.fields(cls)}
+        names = {f.name for f in dataclasses.fields(RunRecord)}
         return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def new_record(puzzle: str, instance: str, formulation: str, solver: str, settings: RunSettings,
+               **facts: Any) -> RunRecord:
+    """The record of a run about to start (status ``error`` until it says otherwise): its
+    names, its settings, the framework's version, the host and the start time; `facts` set
+    further fields (``solver_version="xcover 0.2.6"``)."""
+    record = RunRecord(
+        puzzle=puzzle, instance=instance, formulation=formulation, solver=solver,
+        time_limit=settings.time_limit, threads=settings.threads, gap_limit=settings.gap, seed=settings.seed,
+        permutation=settings.permutation, memory_limit_mb=settings.memory_limit_mb,
+        framework_version=__version__, host=socket.gethostname(),
+        started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    )
+    for name, value in facts.items():
+        setattr(record, name, value)
+    return record
 
 
 RUN_RECORD_SCHEMA: dict[str, Any] = {
@@ -137,9 +191,5 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
 }
 
 
-def write_json_atomic(path: str | Path, data: Any) -> None:
-    """Write JSON so that readers see either the old file or the whole new one, with the
-    umask's mode (see `core.files`)."""
-    from pyomo_puzzles.core.files import write_json_atomic as write
-
-    write(path, data)
+__all__ = ["RUN_RECORD_SCHEMA", "STATUSES", "SOLVER_STATUSES", "RunRecord", "RunSettings", "new_record",
+           "setting_names", "solver_setting_names", "write_json_atomic"]

@@ -1,14 +1,13 @@
 """The registry of puzzle families.
 
-`core` never imports a family by name: every sub-package of `pyomo_puzzles.families`
-is imported once and registers a `Family` object, so adding a family means adding a
-folder and nothing else.
+`core` never imports a family: every family, the shipped ones included (declared in
+pyproject.toml), is found through the entry-point group ``pyomo_puzzles.families`` and
+registers a `Family` object, so adding a family means adding a folder (and, for a shipped
+one, its line in pyproject.toml) and nothing else.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
@@ -282,24 +281,32 @@ def register(family: Family) -> Family:
 
 @lru_cache(maxsize=None)
 def _discover() -> None:
-    """Import every family package once (a family imported directly before this registers
-    itself, but the others must still be found), then the plugins of the entry-point group;
-    a broken plugin is noted in `broken_plugins` and does not stop the others."""
-    import pyomo_puzzles.families as package
+    """Load every family of the entry-point group once (a family imported directly before
+    this registers itself, but the others must still be found); a broken plugin is noted in
+    `broken_plugins` and does not stop the others."""
+    for point in _entry_points():
+        _load(point)
 
-    for module in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{package.__name__}.{module.name}")
-    from importlib.metadata import entry_points
 
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            loaded = point.load()
-            if isinstance(loaded, Family):
-                register(loaded)
-        except Exception as error:  # noqa: BLE001 - one broken plugin must not stop the rest
-            where = getattr(point.dist, "name", None) or point.value
-            kind = "" if isinstance(error, UserError) else f"{type(error).__name__}: "
-            _BROKEN[point.name] = f"{where} ({point.value}): {kind}{error}".splitlines()[0]
+def _entry_points(name: str | None = None) -> tuple:
+    from importlib.metadata import entry_points  # 20 ms: `--help` does not pay for it
+
+    found = entry_points(group=ENTRY_POINT_GROUP)
+    return tuple(found if name is None else found.select(name=name))
+
+
+def _load(point) -> None:
+    """Load one entry point: a module that calls `register`, or a `Family` object."""
+    if point.name in _BROKEN:
+        return
+    try:
+        loaded = point.load()
+        if isinstance(loaded, Family):
+            register(loaded)
+    except Exception as error:  # noqa: BLE001 - one broken plugin must not stop the rest
+        where = getattr(point.dist, "name", None) or point.value
+        kind = "" if isinstance(error, UserError) else f"{type(error).__name__}: "
+        _BROKEN[point.name] = f"{where} ({point.value}): {kind}{error}".splitlines()[0]
 
 
 def broken_plugins() -> dict[str, str]:
@@ -314,18 +321,13 @@ def families() -> dict[str, Family]:
 
 
 def find(name: str) -> Family | None:
-    """The family called `name`, or None. A shipped family is found by importing its own
-    package only (a run needs one family; importing them all costs a solve 40 ms); any
-    other name is looked up among every family and plugin."""
-    if name not in _FAMILIES and name.isidentifier() and _is_shipped(name):
-        importlib.import_module(f"pyomo_puzzles.families.{name}")
+    """The family called `name`, or None. A family whose entry point has that name is found
+    by loading that entry point only (a run needs one family; loading them all costs a solve
+    40 ms); any other name is looked up among every family and plugin."""
+    if name not in _FAMILIES and isinstance(name, str):
+        for point in _entry_points(name):
+            _load(point)
     return _FAMILIES.get(name) or families().get(name)
-
-
-def _is_shipped(name: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(f"pyomo_puzzles.families.{name}") is not None
 
 
 def family(name: str) -> Family:

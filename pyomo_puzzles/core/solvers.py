@@ -8,13 +8,14 @@ The contract, written down once:
 * ``availability()`` -> ``(True, "<Solver> <version>")`` or ``(False, "<why it is missing>")``;
   called once per process (cached), so it may import the solver's package.
 * ``session(model, settings, persistent)`` -> an object with ``solve() -> SolveOutcome``
-  and a ``settings`` attribute (a `SolverSettings`; enumeration lowers its time limit
-  between solves). ``persistent=True`` asks for a session that is solved repeatedly while
+  and a ``settings`` attribute (the run's `RunSettings`, its time limit lowered to what is
+  left of the run; enumeration lowers it again between solves). ``persistent=True`` asks for a session that is solved repeatedly while
   constraints are added and variable bounds change between solves (no-good cuts); an
   adapter without an incremental interface re-reads the model at each solve.
-* Settings reach the solver as the adapter's `Adapter.options` says (time limit, threads,
-  random seed, relative gap); where a solver has no such setting the table says so.
-* `SolveOutcome.status` is one of `STATUSES`: ``optimal`` (proven; for a feasibility model
+* Settings reach the solver as the adapter's `Adapter.options` says, one entry per solver
+  setting of `RunSettings` (time limit, threads, random seed, relative gap); where a solver
+  has no such setting the entry is left out and `list` says so.
+* `SolveOutcome.status` is one of `SOLVER_STATUSES` (`core.records`): ``optimal`` (proven; for a feasibility model
   a solution found), ``feasible`` (a solution without proof), ``infeasible`` (proven none),
   ``time_limit`` (stopped by the limit), ``licence_limit`` (the solver's licence does not
   cover a model this size; the solver's message in ``message``), ``error`` (anything else).
@@ -28,44 +29,29 @@ The contract, written down once:
 `SolverSession` is what the rest of the framework uses: it looks the adapter up, applies a
 permutation of rows and columns (`core.linear_form.permuted`) when one is asked for, and
 hands the model to the adapter's session.
+
+Adapters are found through the entry-point group ``pyomo_puzzles.solvers``, the shipped ones
+included (declared in pyproject.toml): this module imports none of them.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
-import os
-import pkgutil
-import sys
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Callable, ClassVar, Protocol
 
+from pyomo_puzzles.core.records import SOLVER_STATUSES, RunSettings, solver_setting_names
 from pyomo_puzzles.errors import SolverUnavailable, UserError
 
-STATUSES = ("optimal", "feasible", "infeasible", "time_limit", "licence_limit", "error")
-"""What a solver can say; a run adds ``memory_limit`` (the framework's own limit)."""
+STATUSES = SOLVER_STATUSES
+"""What a solver can say (defined once, in `core.records`)."""
+
+SolverSettings = RunSettings
+"""What the framework asks of a solver: the run's settings (`core.records.RunSettings`)."""
 
 ENTRY_POINT_GROUP = "pyomo_puzzles.solvers"
-
-# Solvers installed into the virtual environment (pip fallbacks) live beside python.
-_VENV_BIN = str(Path(sys.executable).parent)
-if _VENV_BIN not in os.environ.get("PATH", "").split(os.pathsep):
-    os.environ["PATH"] = _VENV_BIN + os.pathsep + os.environ.get("PATH", "")
-
-
-@dataclass(frozen=True)
-class SolverSettings:
-    """What the framework asks of a solver: limits and the knobs of performance variability."""
-
-    time_limit: float | None = None
-    threads: int | None = None
-    seed: int | None = None
-    """The solver's random seed; None leaves the solver's default."""
-    gap: float | None = None
-    """Relative optimality gap at which the solver may stop; None leaves its default."""
 
 
 @dataclass
@@ -87,15 +73,30 @@ class Session(Protocol):
     def solve(self) -> SolveOutcome: ...
 
 
-@dataclass(frozen=True)
 class Options:
-    """How each setting reaches the solver: the solver's own option (None: it has none)."""
+    """How each solver setting of `RunSettings` reaches the solver: the solver's own option,
+    in words (``Options(time_limit="timelimit", threads="threads", notes="...")``). A setting
+    left out is one the solver does not have; a name that is not a setting is refused."""
 
-    time_limit: str | None
-    threads: str | None
-    seed: str | None
-    gap: str | None
-    notes: str = ""
+    def __init__(self, notes: str = "", **settings: str | None) -> None:
+        unknown = sorted(set(settings) - set(solver_setting_names()))
+        if unknown:
+            raise TypeError(f"Options: {unknown[0]!r} is not a solver setting (settings: "
+                            f"{', '.join(solver_setting_names())})")
+        self.notes = notes
+        self._settings = settings
+
+    def __getattr__(self, name: str) -> str | None:
+        if name.startswith("_") or name not in solver_setting_names():
+            raise AttributeError(name)
+        return self._settings.get(name)
+
+    def items(self) -> list[tuple[str, str | None]]:
+        """(setting, the solver's option or None) for every solver setting, in order."""
+        return [(name, self._settings.get(name)) for name in solver_setting_names()]
+
+    def __repr__(self) -> str:
+        return f"Options({', '.join(f'{k}={v!r}' for k, v in self.items())}, notes={self.notes!r})"
 
 
 class Adapter(ABC):
@@ -142,14 +143,9 @@ def register_prefix(prefix: str, factory: Callable[[str], Adapter]) -> None:
 
 @lru_cache(maxsize=None)
 def _discover() -> None:
-    """Import every shipped adapter module, then the plugins' (a broken plugin is noted in
-    `broken_plugins` and does not stop the others)."""
-    import pyomo_puzzles.solvers as package
-
-    for module in pkgutil.iter_modules(package.__path__):
-        if not module.name.startswith("_"):
-            importlib.import_module(f"{package.__name__}.{module.name}")
-    from importlib.metadata import entry_points
+    """Import every adapter of the entry-point group, the shipped ones included (a broken
+    plugin is noted in `broken_plugins` and does not stop the others)."""
+    from importlib.metadata import entry_points  # 20 ms: paid by the first command that names a solver
 
     for point in entry_points(group=ENTRY_POINT_GROUP):
         try:
@@ -242,7 +238,7 @@ def relative_gap(objective: float | None, bound: float | None) -> float | None:
 def outcome_without_columns(form) -> SolveOutcome:
     """A model with no variables left: feasible exactly when every row admits 0 (HiGHS calls
     such a model "Empty" and does not look at the rows)."""
-    import numpy as np
+    import numpy as np  # see _permuted_model
 
     feasible = bool(np.all(form.row_lower <= 1e-9) and np.all(form.row_upper >= -1e-9))
     if not feasible:
@@ -261,10 +257,10 @@ class _Permuted:
 def _permuted_model(model, number: int) -> _Permuted:
     """A concrete model of the same problem: variables ``x[j]`` declared in the permuted
     column order, rows in the permuted row order, each row's terms in column order."""
-    import pyomo.environ as pyo
+    import pyomo.environ as pyo  # this module loads no Pyomo or numpy: `list` and `--help` stay fast
     from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
 
-    from pyomo_puzzles.core.linear_form import linear_form, permuted
+    from pyomo_puzzles.core.linear_form import linear_form, permuted  # numpy, Pyomo: as above
 
     form, _, _ = permuted(linear_form(model), number)
     copy = pyo.ConcreteModel(name=f"{model.name} (permutation {number})")
@@ -297,17 +293,18 @@ class SolverSession:
     `permutation` (>= 1) hands the solver the same problem with rows and columns in a
     reproducible random order; it applies to one-off solves, not to persistent sessions."""
 
-    def __init__(self, name: str, model, time_limit: float | None = None, threads: int | None = None,
-                 persistent: bool = False, seed: int | None = None, gap: float | None = None,
-                 permutation: int = 0) -> None:
+    def __init__(self, name: str, model, settings: RunSettings | None = None, persistent: bool = False,
+                 **overrides: Any) -> None:
+        """`settings` (default: no time limit, the solver's own threads), with `overrides`
+        of its fields (``time_limit=60``)."""
+        settings = (settings or RunSettings(time_limit=None, threads=None)).replace(**overrides)
         self.name = name
         self.version = require(name)
         self.model = model
-        if permutation and persistent:
+        if settings.permutation and persistent:
             raise UserError("a permutation applies to one-off solves, not to enumeration")
-        self._permuted = _permuted_model(model, permutation) if permutation else None
+        self._permuted = _permuted_model(model, settings.permutation) if settings.permutation else None
         solved = self._permuted.model if self._permuted else model
-        settings = SolverSettings(time_limit=time_limit, threads=threads, seed=seed, gap=gap)
         self._session = adapter(name).session(solved, settings, persistent)
 
     @property
@@ -316,12 +313,12 @@ class SolverSession:
 
     @time_limit.setter
     def time_limit(self, seconds: float | None) -> None:
-        self._session.settings = replace(self._session.settings, time_limit=seconds)
+        self._session.settings = self._session.settings.replace(time_limit=seconds)
 
     def solve(self) -> SolveOutcome:
         outcome = self._session.solve()
         if outcome.has_solution and self._permuted is not None:
-            from pyomo_puzzles.core.linear_form import load_values
+            from pyomo_puzzles.core.linear_form import load_values  # numpy, Pyomo: see _permuted_model
 
             load_values(self._permuted.form, [v.value for v in self._permuted.model.x.values()])
         return outcome

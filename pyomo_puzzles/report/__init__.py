@@ -1,6 +1,6 @@
 """Reports of solver runs: summary tables (CSV, LaTeX), thesis-ready figures, a Markdown page.
 
-Input is the tidy table of runs (one row per run, see `pyomo_puzzles.workflow.COLUMNS`).
+Input is the tidy table of runs (one row per run, see `pyomo_puzzles.core.results.COLUMNS`).
 A run is solved iff it is optimal with a checked solution, or infeasible; unsolved runs
 count at their time limit; means are shifted geometric means with a shift of 1 s.
 """

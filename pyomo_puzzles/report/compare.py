@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from pyomo_puzzles.core.files import write_text_atomic
+from pyomo_puzzles.core.results import folder_runs
+from pyomo_puzzles.errors import UserError
 from pyomo_puzzles.report import statistics
 from pyomo_puzzles.report.tables import (
     OBJECTIVE_TOLERANCE,
@@ -128,10 +131,7 @@ def _compare_group(group: tuple, pairs: pd.DataFrame, shift: float) -> dict:
 
 
 def _read(folder: str | Path) -> pd.DataFrame:
-    from pyomo_puzzles import api
-    from pyomo_puzzles.errors import UserError
-
-    runs = api.results(folder)
+    runs = folder_runs(folder)
     if runs.empty:
         raise UserError(f"{folder}: no run records under its 'runs' folder")
     return runs
@@ -152,8 +152,6 @@ def compare_folders(folder_a: str | Path, folder_b: str | Path, shift: float = S
     The folders and settings are in ``attrs``. Raises `UserError` for a folder that is not a
     results folder, and for two folders with no instance run the same way in both.
     """
-    from pyomo_puzzles.errors import UserError
-
     runs_a, runs_b = _read(folder_a), _read(folder_b)
     common = sorted(_groups(runs_a) & _groups(runs_b))
     if not common:
@@ -362,8 +360,6 @@ def comparison_latex(df: pd.DataFrame, label: str = "tab:comparison") -> str:
 
 def _write_atomically(path: Path, text: str) -> None:
     """Write atomically with the umask's mode (see `core.files`)."""
-    from pyomo_puzzles.core.files import write_text_atomic
-
     write_text_atomic(path, text)
 
 

@@ -9,14 +9,14 @@ import re
 from pathlib import Path
 from string import Template
 
+from pyomo_puzzles.core import registry
 from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.version import __version__
 
 TEMPLATE = Path(__file__).parent / "template"
 
 
 def _check_name(name: str) -> None:
-    from pyomo_puzzles.core import registry
-
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
         raise UserError(f"new-family: NAME {name!r} must be lower-case letters, digits and _ (a Python name)")
     if name in registry.families():
@@ -31,8 +31,6 @@ def _target(path: Path) -> Path:
 
 def write(name: str, path: str | Path) -> list[Path]:
     """Write the plugin package for family `name` into the folder `path`; returns the files."""
-    from pyomo_puzzles import __version__
-
     _check_name(name)
     root = _target(Path(path))
     package = f"pyomo_puzzles_{name}"

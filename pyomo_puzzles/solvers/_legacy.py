@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from pyomo_puzzles.core.solvers import SolveOutcome, SolverSettings, finite
+from pyomo_puzzles.contract.solvers import SolveOutcome, RunSettings, finite
 from pyomo_puzzles.solvers._common import first_line, quiet_stdout
 
 
@@ -30,8 +30,8 @@ class LegacySession:
     licence(error) -> the licence message if `error` says the model is over the licence's
     size, else None."""
 
-    def __init__(self, label: str, factory_name: str, model, settings: SolverSettings,
-                 options: Callable[[SolverSettings], dict],
+    def __init__(self, label: str, factory_name: str, model, settings: RunSettings,
+                 options: Callable[[RunSettings], dict],
                  nodes: Callable | None = None, licence: Callable[[BaseException], str | None] | None = None,
                  quiet_solver: bool = False) -> None:
         self.label, self.factory_name, self.model, self.settings = label, factory_name, model, settings

@@ -3,10 +3,10 @@ adapters that use it (HiGHS persistent, SCIP, Gurobi)."""
 
 from __future__ import annotations
 
-from pyomo_puzzles.core.solvers import SolveOutcome, SolverSettings, finite
+from pyomo_puzzles.contract.solvers import SolveOutcome, RunSettings, finite
 
 
-def solve_options(settings: SolverSettings) -> dict:
+def solve_options(settings: RunSettings) -> dict:
     """The interface's own keywords for the common settings (threads pass through it too)."""
     options: dict = {"time_limit": settings.time_limit, "load_solutions": False,
                      "raise_exception_on_nonoptimal_result": False}
@@ -63,7 +63,7 @@ class Session:
     time_key: str
     node_key: str
 
-    def __init__(self, model, settings: SolverSettings, persistent: bool) -> None:
+    def __init__(self, model, settings: RunSettings, persistent: bool) -> None:
         self.model, self.settings, self.persistent = model, settings, persistent
         self._opt = None
 

@@ -7,13 +7,12 @@ over all threads unless ``timeMode=elapsed``.
 
 from __future__ import annotations
 
-import shutil
-
-from pyomo_puzzles.core.solvers import Adapter, Options, SolverSettings, register
+from pyomo_puzzles.contract.solvers import Adapter, Options, RunSettings, register_solver
+from pyomo_puzzles.solvers._common import find_executable
 from pyomo_puzzles.solvers._legacy import LegacySession, bounded_subproblems, executable_version
 
 
-def cbc_options(settings: SolverSettings) -> dict:
+def cbc_options(settings: RunSettings) -> dict:
     options: dict = {}
     if settings.time_limit is not None:
         options.update(sec=settings.time_limit, timeMode="elapsed")
@@ -26,7 +25,7 @@ def cbc_options(settings: SolverSettings) -> dict:
     return options
 
 
-@register
+@register_solver
 class Cbc(Adapter):
     name = "cbc"
     summary = "COIN-OR CBC, executable (Debian coinor-cbc)"
@@ -36,9 +35,9 @@ class Cbc(Adapter):
                       gap="ratioGap")
 
     def availability(self) -> tuple[bool, str]:
-        if shutil.which(self.executable) is None:
+        if find_executable(self.executable) is None:
             return False, f"executable '{self.executable}' not found on PATH (run 'bash bootstrap.sh setup')"
         return True, executable_version("CBC", "cbc")
 
-    def session(self, model, settings: SolverSettings, persistent: bool = False) -> LegacySession:
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> LegacySession:
         return LegacySession("cbc", "cbc", model, settings, cbc_options, nodes=bounded_subproblems)

@@ -10,12 +10,12 @@ itself).
 
 from __future__ import annotations
 
-from pyomo_puzzles.core.solvers import Adapter, Options, SolverSettings, register
+from pyomo_puzzles.contract.solvers import Adapter, Options, RunSettings, register_solver
 from pyomo_puzzles.solvers._common import first_line, quiet_stdout
 from pyomo_puzzles.solvers._legacy import LegacySession
 
 
-def cplex_options(settings: SolverSettings) -> dict:
+def cplex_options(settings: RunSettings) -> dict:
     """Pyomo's cplex_direct turns ``a_b_c`` into the parameter ``a.b.c``."""
     options: dict = {}
     if settings.time_limit is not None:
@@ -41,7 +41,7 @@ def licence_message(error: BaseException) -> str | None:
     return f"CPLEX: {text}" if "1016" in text or "Community Edition" in text else None
 
 
-@register
+@register_solver
 class Cplex(Adapter):
     name = "cplex"
     summary = "IBM CPLEX, in-process (cplex; optional extra [cplex])"
@@ -58,6 +58,6 @@ class Cplex(Adapter):
             version = cplex.Cplex().get_version()
         return True, f"CPLEX {version}"
 
-    def session(self, model, settings: SolverSettings, persistent: bool = False) -> LegacySession:
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> LegacySession:
         return LegacySession("cplex", "cplex_direct", model, settings, cplex_options, nodes=nodes_processed,
                              licence=licence_message, quiet_solver=True)

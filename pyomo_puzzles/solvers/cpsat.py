@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from pyomo_puzzles.core.solvers import Adapter, Options, SolveOutcome, SolverSettings, finite, register
+from pyomo_puzzles.contract.solvers import Adapter, Options, SolveOutcome, RunSettings, finite, register_solver
 
 
 class _Worker:
@@ -83,7 +83,7 @@ WORKER = _Worker()
 
 
 class CpsatSession:
-    def __init__(self, model, settings: SolverSettings) -> None:
+    def __init__(self, model, settings: RunSettings) -> None:
         self.model, self.settings = model, settings
 
     def solve(self) -> SolveOutcome:
@@ -124,7 +124,7 @@ class CpsatSession:
                             "" if status != "error" else f"CP-SAT stopped with {answer['status']}")
 
 
-@register
+@register_solver
 class Cpsat(Adapter):
     name = "cpsat"
     summary = "OR-Tools CP-SAT on the same model (MPS, in a worker process of its own)"
@@ -141,5 +141,5 @@ class Cpsat(Adapter):
             return False, "Python package 'ortools' not installed (pip install 'pyomo-puzzles[cpsat]')"
         return True, f"OR-Tools CP-SAT {version('ortools')}"
 
-    def session(self, model, settings: SolverSettings, persistent: bool = False) -> CpsatSession:
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> CpsatSession:
         return CpsatSession(model, settings)

@@ -8,8 +8,7 @@ solver's defaults. `list` marks such solvers as generic.
 
 from __future__ import annotations
 
-from pyomo_puzzles.core.solvers import Adapter, Options, SolverSettings, register_prefix
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.contract.solvers import Adapter, Options, RunSettings, UserError, register_solver_prefix
 from pyomo_puzzles.solvers._legacy import LegacySession
 
 
@@ -41,8 +40,8 @@ class PyomoSolver(Adapter):
         version = opt.version() or ()
         return True, f"{self.solver} " + ".".join(map(str, version)) + " (generic)"
 
-    def session(self, model, settings: SolverSettings, persistent: bool = False) -> LegacySession:
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> LegacySession:
         return LegacySession(self.name, self.solver, model, settings, lambda _: {})
 
 
-register_prefix("pyomo", PyomoSolver)
+register_solver_prefix("pyomo", PyomoSolver)

@@ -8,13 +8,13 @@ node count; its time limit has whole seconds (rounded up).
 from __future__ import annotations
 
 import math
-import shutil
 
-from pyomo_puzzles.core.solvers import Adapter, Options, SolverSettings, register
+from pyomo_puzzles.contract.solvers import Adapter, Options, RunSettings, register_solver
+from pyomo_puzzles.solvers._common import find_executable
 from pyomo_puzzles.solvers._legacy import LegacySession, executable_version
 
 
-def glpk_options(settings: SolverSettings) -> dict:
+def glpk_options(settings: RunSettings) -> dict:
     options: dict = {}
     if settings.time_limit is not None:
         options["tmlim"] = max(1, math.ceil(settings.time_limit))
@@ -23,7 +23,7 @@ def glpk_options(settings: SolverSettings) -> dict:
     return options
 
 
-@register
+@register_solver
 class Glpk(Adapter):
     name = "glpk"
     summary = "GNU GLPK, executable glpsol (Debian glpk-utils)"
@@ -33,9 +33,9 @@ class Glpk(Adapter):
                       notes="single-threaded; no seed; no node count")
 
     def availability(self) -> tuple[bool, str]:
-        if shutil.which(self.executable) is None:
+        if find_executable(self.executable) is None:
             return False, f"executable '{self.executable}' not found on PATH (run 'bash bootstrap.sh setup')"
         return True, executable_version("GLPK", "glpk")
 
-    def session(self, model, settings: SolverSettings, persistent: bool = False) -> LegacySession:
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> LegacySession:
         return LegacySession("glpk", "glpk", model, settings, glpk_options)

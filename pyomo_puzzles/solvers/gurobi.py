@@ -9,12 +9,12 @@ error. A full licence needs no change here.
 
 from __future__ import annotations
 
-from pyomo_puzzles.core.solvers import Adapter, Options, SolveOutcome, SolverSettings, register
+from pyomo_puzzles.contract.solvers import Adapter, Options, SolveOutcome, RunSettings, register_solver
 from pyomo_puzzles.solvers import _pyomo_v2
 from pyomo_puzzles.solvers._common import first_line, quiet_stdout
 
 
-def gurobi_options(settings: SolverSettings) -> dict:
+def gurobi_options(settings: RunSettings) -> dict:
     return {} if settings.seed is None else {"Seed": int(settings.seed)}
 
 
@@ -41,7 +41,7 @@ class GurobiSession(_pyomo_v2.Session):
             return SolveOutcome("licence_limit", False, None, None, 0.0, None, message)
 
 
-@register
+@register_solver
 class Gurobi(Adapter):
     name = "gurobi"
     summary = "Gurobi, in-process (gurobipy; optional extra [gurobi]), enumeration persistent"
@@ -64,5 +64,5 @@ class Gurobi(Adapter):
         limited = " (size-limited licence)" if licence.name == "LimitedLicense" else ""
         return True, f"Gurobi {version}{limited}"
 
-    def session(self, model, settings: SolverSettings, persistent: bool = False) -> GurobiSession:
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> GurobiSession:
         return GurobiSession(model, settings, persistent)

@@ -13,13 +13,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyomo_puzzles.core.linear_form import LinearForm, linear_form, load_values
-from pyomo_puzzles.core.solvers import (Adapter, Options, SolveOutcome, SolverSettings, finite,
-                                        outcome_without_columns, register)
+from pyomo_puzzles.contract.solvers import (
+    Adapter,
+    LinearForm,
+    Options,
+    SolveOutcome,
+    RunSettings,
+    finite,
+    linear_form,
+    load_values,
+    outcome_without_columns,
+    register_solver,
+)
 from pyomo_puzzles.solvers import _pyomo_v2
 
 
-def highs_options(settings: SolverSettings) -> dict:
+def highs_options(settings: RunSettings) -> dict:
     """HiGHS's own option names (the time limit and threads go through the interface)."""
     options: dict = {}
     if settings.seed is not None:
@@ -32,7 +41,7 @@ def highs_options(settings: SolverSettings) -> dict:
 class DirectSession:
     """One-off: the model as one matrix, one highspy model, one run."""
 
-    def __init__(self, model, settings: SolverSettings) -> None:
+    def __init__(self, model, settings: RunSettings) -> None:
         self.model, self.settings = model, settings
 
     def solve(self) -> SolveOutcome:
@@ -88,7 +97,7 @@ def _direct_outcome(highs, form: LinearForm) -> SolveOutcome:
 class PersistentSession:
     """Pyomo's persistent HiGHS interface: between solves only the changes are sent."""
 
-    def __init__(self, model, settings: SolverSettings) -> None:
+    def __init__(self, model, settings: RunSettings) -> None:
         self.model, self.settings = model, settings
         self._highs = None
         self._clock = 0.0  # HiGHS's run-time clock is cumulative over a session
@@ -106,7 +115,7 @@ class PersistentSession:
         return _pyomo_v2.outcome(result, "HiGHS", solver_time, _pyomo_v2.extra(result, "mip_node_count"))
 
 
-@register
+@register_solver
 class Highs(Adapter):
     name = "highs"
     summary = "HiGHS, in-process (highspy): one-off solves as one matrix, enumeration persistent"
@@ -120,5 +129,5 @@ class Highs(Adapter):
             return False, f"highspy cannot be imported ({error})"
         return True, "HiGHS " + highspy.Highs().version()
 
-    def session(self, model, settings: SolverSettings, persistent: bool = False):
+    def session(self, model, settings: RunSettings, persistent: bool = False):
         return PersistentSession(model, settings) if persistent else DirectSession(model, settings)

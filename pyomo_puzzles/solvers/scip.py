@@ -11,7 +11,7 @@ here and left out of what SCIP sees.
 
 from __future__ import annotations
 
-from pyomo_puzzles.core.solvers import Adapter, Options, SolveOutcome, SolverSettings, register
+from pyomo_puzzles.contract.solvers import Adapter, Options, SolveOutcome, RunSettings, register_solver
 from pyomo_puzzles.solvers import _pyomo_v2
 
 
@@ -22,7 +22,7 @@ on a hard model) SCIP blocked writing to the pipe and stayed blocked until the r
 kill, which then read as a time-out."""
 
 
-def scip_options(settings: SolverSettings) -> dict:
+def scip_options(settings: RunSettings) -> dict:
     seed = {} if settings.seed is None else {"randomization/randomseedshift": int(settings.seed)}
     return {**QUIET, **seed}
 
@@ -50,7 +50,7 @@ class ScipSession(_pyomo_v2.Session):
 
     label, interfaces, time_key, node_key = "SCIP", ("scip_direct", "scip_persistent"), "scip_time", "NNodes"
 
-    def __init__(self, model, settings: SolverSettings, persistent: bool) -> None:
+    def __init__(self, model, settings: RunSettings, persistent: bool) -> None:
         super().__init__(model, settings, persistent)
         self._constant = constant_rows(model)
         self._infeasible = any(_violated(row) for row in self._constant)
@@ -75,7 +75,7 @@ class ScipSession(_pyomo_v2.Session):
                 row.activate()
 
 
-@register
+@register_solver
 class Scip(Adapter):
     name = "scip"
     summary = "SCIP, in-process (PySCIPOpt), enumeration persistent"
@@ -96,5 +96,5 @@ class Scip(Adapter):
         scip = f"{model.getMajorVersion()}.{model.getMinorVersion()}.{model.getTechVersion()}"
         return True, f"SCIP {scip} (PySCIPOpt {pyscipopt.__version__})"
 
-    def session(self, model, settings: SolverSettings, persistent: bool = False) -> ScipSession:
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> ScipSession:
         return ScipSession(model, settings, persistent)

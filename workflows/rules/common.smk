@@ -4,7 +4,7 @@ import dataclasses
 import os
 
 from pyomo_puzzles import experiment
-from pyomo_puzzles import workflow as workflow_glue  # `workflow` is Snakemake's own object here
+from pyomo_puzzles import jobs
 from pyomo_puzzles.errors import UserError
 
 try:
@@ -26,7 +26,7 @@ def parquet_output():
 BATCHES = experiment.batches(RUNS, config["batch"])
 GENERATED_BY_NAME = {g.name: g for g in GENERATED}
 GENERATED_SPECS = [{"generator": g.generator, "seed": g.seed, "options": dict(g.options)} for g in GENERATED]
-SETTINGS = {key: config[key] for key in workflow_glue.SETTINGS}
+SETTINGS = {key: config[key] for key in jobs.SETTINGS}
 
 
 def batch_runs(wildcards):
@@ -34,7 +34,7 @@ def batch_runs(wildcards):
 
 
 def batch_fingerprint(wildcards):
-    return workflow_glue.batch_fingerprint(batch_runs(wildcards), RESULTS, SETTINGS)
+    return jobs.batch_fingerprint(batch_runs(wildcards), RESULTS, SETTINGS)
 
 
 def batch_inputs(wildcards):

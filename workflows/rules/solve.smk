@@ -10,7 +10,7 @@ rule generate_instances:
         [g.path(RESULTS) for g in GENERATED],
     params:
         generated=GENERATED_SPECS,
-        code=workflow_glue.generators_digest(GENERATED_SPECS),  # an edited generator makes them again
+        code=jobs.generators_digest(GENERATED_SPECS),  # an edited generator makes them again
     log:
         f"{RESULTS}/logs/instances.log",
     conda:

@@ -1,5 +1,5 @@
-"""Snakemake script: see pyomo_puzzles.workflow.write_environment."""
+"""Snakemake script: see pyomo_puzzles.jobs.write_environment."""
 
-from pyomo_puzzles.workflow import write_environment
+from pyomo_puzzles.jobs import write_environment
 
 write_environment(snakemake)  # noqa: F821 - provided by Snakemake

@@ -1,5 +1,5 @@
 """Snakemake script: solve the experiment's shipped instances and draw their checked solutions."""
 
-from pyomo_puzzles.workflow import draw_instances
+from pyomo_puzzles.jobs import draw_instances
 
 draw_instances(snakemake)  # noqa: F821 - provided by Snakemake

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from pyomo_puzzles.core.registry import Family, Formulation, register
+from pyomo_puzzles.contract import Family, Formulation, register
 from pyomo_puzzles.families.instant_insanity import (
     checker,
     generate,

@@ -253,16 +253,15 @@ def witness_data(result: Answer) -> dict:
 def confirm(result: Answer, solver: str = "highs") -> dict:
     """Count the witness's towers with the integer program (every tower found is checked by
     the independent checker) and compare with the census; raises if they differ."""
-    from pyomo_puzzles.core import enumerate as enumeration
-    from pyomo_puzzles.core import instances
+    from pyomo_puzzles import api  # the integer program only for the confirmation: the census needs no Pyomo
 
     confirmed = {}
     for question, expected in (("all_different", result.witness_all_different),
                                ("all_equal", result.witness_all_equal)):
         data = {**witness_data(result), "question": question}
-        instance = instances.from_data(data, f"design_q{result.question}_{question}.yaml")
+        instance = api.from_data(data, f"design_q{result.question}_{question}.yaml")
         started = time.perf_counter()
-        counted = enumeration.count_solutions(instance, "rotations", solver, up_to_symmetry=True)
+        counted = api.count(instance, "rotations", solver, up_to_symmetry=True)
         if not counted.complete or counted.solutions != expected:
             raise AssertionError(f"the integer program counts {counted.solutions} {question} towers "
                                  f"of the witness, the census {expected}")
@@ -274,7 +273,7 @@ def confirm(result: Answer, solver: str = "highs") -> dict:
 def run(question: int, distinct: bool = False, solver: str = "highs") -> dict:
     """The `design` command: census, answer, confirmation; a JSON-ready report."""
     if question not in QUESTIONS:
-        from pyomo_puzzles.errors import UserError
+        from pyomo_puzzles.contract import UserError
 
         raise UserError(f"no design question {question} (questions: {', '.join(map(str, QUESTIONS))})")
     data = census()

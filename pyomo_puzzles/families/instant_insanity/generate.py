@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.contract import UserError
 from pyomo_puzzles.families.instant_insanity import geometry
 
 COLOUR_NAMES = ("red", "green", "white", "blue", "yellow", "orange", "purple", "black", "brown",
@@ -63,12 +63,12 @@ def instant_insanity(seed: int = 1, cubes: int = 4, unsolvable: bool = False,
             "colours": colour_names(cubes), "question": "all_different", "order": "fixed"}
     if not unsolvable:
         return {**data, "cubes": planted(cubes, rng), "known": {"solvable": True}}
-    from pyomo_puzzles.core import instances, run
+    from pyomo_puzzles import api  # only for unsolvable towers: a planted one needs no solver
 
     for _ in range(MAX_DRAWS):
         candidate = {**data, "cubes": balanced(cubes, rng)}
-        instance = instances.from_data(candidate, "generated.yaml")
-        record = run.run(instance, "opposite_pairs", solver, time_limit=60, isolate=False)
+        instance = api.from_data(candidate, "generated.yaml")
+        record = api.solve(instance, "opposite_pairs", solver, time_limit=60, isolate=False)
         if record.status == "infeasible":
             return {**candidate, "known": {"solvable": False}}
         if record.status != "optimal":

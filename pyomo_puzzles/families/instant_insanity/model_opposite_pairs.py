@@ -42,7 +42,7 @@ import itertools
 
 import pyomo.environ as pyo
 
-from pyomo_puzzles.core.expressions import total
+from pyomo_puzzles.contract.modelling import total
 from pyomo_puzzles.families.instant_insanity import geometry
 from pyomo_puzzles.families.instant_insanity.model_rotations import stack_entry
 from pyomo_puzzles.families.instant_insanity.spec import CubeSet

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import pyomo.environ as pyo
 
-from pyomo_puzzles.core.expressions import total
+from pyomo_puzzles.contract.modelling import total
 from pyomo_puzzles.families.instant_insanity import geometry
 from pyomo_puzzles.families.instant_insanity.spec import CubeSet
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from matplotlib.patches import Rectangle
 
-from pyomo_puzzles.core.drawing import new_figure
-from pyomo_puzzles.core.palette import colour_of, palette
+from pyomo_puzzles.contract.pictures import new_figure
+from pyomo_puzzles.contract.pictures import colour_of, palette
 from pyomo_puzzles.families.instant_insanity.spec import CubeSet
 
 

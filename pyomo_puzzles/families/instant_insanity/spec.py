@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pyomo_puzzles.core import instances as core_instances
-from pyomo_puzzles.errors import DataError
+from pyomo_puzzles.contract import merge_base
+from pyomo_puzzles.contract import DataError
 from pyomo_puzzles.families.instant_insanity.schema import SCHEMA
 
 
@@ -32,7 +32,7 @@ would take about a minute and 3.5 GiB)."""
 
 
 def load(data: dict, path: Path) -> CubeSet:
-    data = core_instances.merge_base(data, path, SCHEMA)
+    data = merge_base(data, path, SCHEMA)
     for required in ("colours", "cubes", "question"):
         if required not in data:
             raise DataError(path, required, "required field is missing")

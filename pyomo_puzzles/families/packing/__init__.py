@@ -4,7 +4,7 @@ from pathlib import Path
 
 import importlib.util
 
-from pyomo_puzzles.core.registry import Family, Formulation, ReferenceSolver, register
+from pyomo_puzzles.contract import Family, Formulation, ReferenceSolver, register
 from pyomo_puzzles.families.packing import (
     checker,
     generate,

@@ -51,16 +51,11 @@ import multiprocessing
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
 
 import numpy as np
 import xcover
 
-from pyomo_puzzles import __version__
-from pyomo_puzzles.core.instances import Instance
-from pyomo_puzzles.core.records import RunRecord
-from pyomo_puzzles.core.run import attach_checked_solution
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.contract import Instance, RunRecord, RunSettings, UserError, attach_checked_solution, new_record
 from pyomo_puzzles.families.packing.model_placement import placement_entry
 from pyomo_puzzles.families.packing.orbits import solution_key, symmetry_images
 from pyomo_puzzles.families.packing.spec import PackingSpec, Placement
@@ -301,12 +296,8 @@ def run_record(instance: Instance, time_limit: float | None = None) -> RunRecord
     matrix, solver_time the search, wall_time everything including the check.
     Errors the user can fix (piece counts the backend cannot model) raise UserError.
     """
-    record = RunRecord(
-        puzzle=instance.puzzle, instance=instance.name, formulation=FORMULATION, solver=SOLVER,
-        solver_version=library_version(), time_limit=time_limit, threads=1,
-        framework_version=__version__,
-        started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-    )
+    record = new_record(instance.puzzle, instance.name, FORMULATION, SOLVER,
+                        RunSettings(time_limit=time_limit, threads=1), solver_version=library_version())
     started = time.perf_counter()
     try:
         if time_limit is None:

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pyomo.environ as pyo
 
-from pyomo_puzzles.core import enumerate as enumeration
-from pyomo_puzzles.core import instances, run, solvers
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles import api
+from pyomo_puzzles.contract import UserError
 from pyomo_puzzles.families.packing.spec import FACE_SHAPE, face_cells
 
 IQ_TWIST_BASE = "packing/iq_twist/empty"
@@ -24,13 +23,13 @@ CUBE_PUZZLER_PIECES = "packing/cube_puzzler/example_pieces"
 ATTEMPTS = 60
 
 
-def random_covering(instance: instances.Instance, rng: random.Random, solver: str = "highs") -> dict:
+def random_covering(instance: api.Instance, rng: random.Random, solver: str = "highs") -> dict:
     """A covering chosen by minimising random weights over the placements."""
     form = instance.family.formulations["placement"]
-    model = run.build_model(instance, form)
+    model = api.build(instance, "placement")
     model.feasibility.deactivate()
     model.random_weights = pyo.Objective(expr=sum(rng.random() * model.x[p] for p in model.PLACEMENTS))
-    outcome = solvers.SolverSession(solver, model, time_limit=120).solve()
+    outcome = api.solve_model(model, solver, time_limit=120)
     if not outcome.has_solution:
         raise UserError(f"{instance.name} has no covering ({outcome.status})")
     return form.decode(instance.spec, model)
@@ -38,8 +37,8 @@ def random_covering(instance: instances.Instance, rng: random.Random, solver: st
 
 def is_unique(data: dict, label: str, solver: str = "highs") -> bool:
     """True if the instance described by `data` has exactly one covering (proved)."""
-    instance = instances.from_data(data, Path(label))
-    result = enumeration.count_solutions(instance, "placement", solver, limit=2, split=0)
+    instance = api.from_data(data, label)
+    result = api.count(instance, "placement", solver, limit=2, split=0)
     return result.complete and result.solutions == 1
 
 
@@ -64,7 +63,7 @@ def generate_iq_twist(seed: int, pegs: int = 4, solver: str = "highs", **_: obje
     if not 1 <= pegs <= sum(IQ_TWIST_PEGS.values()):
         raise UserError(f"--pegs must be between 1 and {sum(IQ_TWIST_PEGS.values())} (the pegs in the box)")
     rng = random.Random(seed)
-    base = instances.load(IQ_TWIST_BASE)
+    base = api.load(IQ_TWIST_BASE)
     for _ in range(ATTEMPTS):
         covering = random_covering(base, rng, solver)
         for peg_set in _iq_twist_pegs(covering, base.spec, pegs, rng):
@@ -96,7 +95,7 @@ def generate_cube_puzzler(seed: int, unknown: int = 0, pieces: str | None = None
     then up to `unknown` squares hidden ('?') as long as the covering stays unique."""
     rng = random.Random(seed)
     base_name = pieces or CUBE_PUZZLER_PIECES
-    base = instances.load(base_name)
+    base = api.load(base_name)
     if base.spec.dim != 3:
         raise UserError(f"{base_name}: Cube Puzzler pieces must fill a 3D box")
     base_ref = str(Path(base_name).resolve()) if Path(base_name).is_file() else base_name

@@ -104,7 +104,7 @@ from __future__ import annotations
 
 import pyomo.environ as pyo
 
-from pyomo_puzzles.core.symmetry import axis_maps
+from pyomo_puzzles.contract.modelling import axis_maps
 from pyomo_puzzles.families.packing.spec import PackingSpec, transformed
 
 # --- the model ---------------------------------------------------------------------------

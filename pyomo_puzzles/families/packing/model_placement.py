@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 import pyomo.environ as pyo
 
-from pyomo_puzzles.core.expressions import sum_over
+from pyomo_puzzles.contract.modelling import sum_over
 from pyomo_puzzles.families.packing import reduction
 from pyomo_puzzles.families.packing.spec import PackingSpec
 

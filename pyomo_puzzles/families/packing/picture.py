@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 from matplotlib.patches import Circle, Rectangle
 
-from pyomo_puzzles.core.drawing import new_figure
-from pyomo_puzzles.core.palette import colour_of, palette
+from pyomo_puzzles.contract.pictures import new_figure
+from pyomo_puzzles.contract.pictures import colour_of, palette
 from pyomo_puzzles.families.packing.spec import PackingSpec, face_cells
 
 def _label(name: str, index: int, copies: int) -> str:

@@ -37,7 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from pyomo_puzzles.core.symmetry import Cell
+from pyomo_puzzles.contract.modelling import Cell
 
 LOOKAHEAD_WORK_LIMIT = 1e8
 """Skip the lookahead when one round's products (columns^2 x rows multiply-adds) would

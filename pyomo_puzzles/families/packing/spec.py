@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from pyomo_puzzles.core import instances as core_instances
-from pyomo_puzzles.core.symmetry import AxisMap, Cell, axis_maps, box_symmetries
-from pyomo_puzzles.errors import DataError
+from pyomo_puzzles.contract import merge_base
+from pyomo_puzzles.contract.modelling import AxisMap, Cell, axis_maps, box_symmetries
+from pyomo_puzzles.contract import DataError
 from pyomo_puzzles.families.packing.reduction import DeadPlacementTest
 from pyomo_puzzles.families.packing.schema import SCHEMA
 
@@ -412,7 +412,7 @@ def _refuse_if_too_large(path: Path, size: Cell, pieces) -> None:
 
 
 def load(data: dict, path: Path) -> PackingSpec:
-    data = core_instances.merge_base(data, path, SCHEMA)
+    data = merge_base(data, path, SCHEMA)
     for required in ("board", "pieces"):
         if required not in data:
             raise DataError(path, required, "required field is missing (here or in the base)")

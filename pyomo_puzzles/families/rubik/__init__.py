@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from pyomo_puzzles.core.registry import Family, Formulation, register
+from pyomo_puzzles.contract import Family, Formulation, register
 from pyomo_puzzles.families.rubik import checker, distances, model_pieces, model_projections, model_seed, spec
 from pyomo_puzzles.families.rubik.schema import SCHEMA
 

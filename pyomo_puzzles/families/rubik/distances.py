@@ -117,7 +117,7 @@ def scramble_at_depth(metric: str, depth: int, seed: int) -> list[str]:
 def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "highs", size: int = 2) -> dict:
     """A cube instance whose optimal solution has exactly `depth` moves in `metric`: on the
     2x2x2 from the whole table, on the 3x3x3 (depth 0-12) by meeting in the middle (`middle`)."""
-    from pyomo_puzzles.errors import UserError
+    from pyomo_puzzles.contract import UserError
 
     if metric not in METRICS:
         raise UserError(f"--metric must be htm or qtm, not {metric!r}")

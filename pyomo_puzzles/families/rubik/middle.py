@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pyomo_puzzles.core import cache
+from pyomo_puzzles.contract import cached_arrays
 from pyomo_puzzles.families.rubik import cube
 
 N = 3
@@ -227,7 +227,7 @@ def ball(metric: str) -> Ball:
     """The ball of `metric`, from the disk cache or built there (about a minute, once)."""
     source, table = move_tables(metric)
     key = (metric, RADIUS, source, table, Path(__file__).read_bytes())
-    tables = cache.arrays(f"rubik-ball-{metric}", key, lambda: _build_ball(metric))
+    tables = cached_arrays(f"rubik-ball-{metric}", key, lambda: _build_ball(metric))
     return Ball(metric, tables["firsts"], tables["joined"], tables["depth"])
 
 

@@ -39,7 +39,7 @@ from functools import lru_cache
 import numpy as np
 import pyomo.environ as pyo
 
-from pyomo_puzzles.core.expressions import total
+from pyomo_puzzles.contract.modelling import total
 from pyomo_puzzles.families.rubik import cube, cubies
 from pyomo_puzzles.families.rubik.spec import CubeState
 

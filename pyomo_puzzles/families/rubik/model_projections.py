@@ -67,9 +67,9 @@ from pathlib import Path
 import numpy as np
 import pyomo.environ as pyo
 
-from pyomo_puzzles.core import cache
-from pyomo_puzzles.core.expressions import difference, total
-from pyomo_puzzles.core.registry import Stage
+from pyomo_puzzles.contract import cached_arrays
+from pyomo_puzzles.contract.modelling import difference, total
+from pyomo_puzzles.contract import Stage
 from pyomo_puzzles.families.rubik import cube, cubies, model_pieces
 from pyomo_puzzles.families.rubik.spec import GODS_NUMBER, CubeState
 
@@ -129,7 +129,7 @@ def pattern(n: int, metric: str, kind: str, chosen: tuple[int, ...]) -> Pattern:
     table = cubies.label_moves(n, metric, kind)
     solved = sum(width * c * size ** i for i, c in enumerate(chosen))
     key = (table, size, width, chosen, _this_code())
-    tables = cache.arrays("rubik-pattern", key, lambda: {"to_solved": _distances(table, size, len(chosen), solved)})
+    tables = cached_arrays("rubik-pattern", key, lambda: {"to_solved": _distances(table, size, len(chosen), solved)})
     return Pattern(kind, chosen, size, table, tables["to_solved"], int(solved))
 
 

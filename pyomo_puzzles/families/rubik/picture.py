@@ -6,8 +6,8 @@ from pathlib import Path
 
 from matplotlib.patches import Rectangle
 
-from pyomo_puzzles.core.drawing import new_figure
-from pyomo_puzzles.core.palette import colour_of
+from pyomo_puzzles.contract.pictures import new_figure
+from pyomo_puzzles.contract.pictures import colour_of
 from pyomo_puzzles.families.rubik import cube
 
 FACE_COLOURS = {"U": "white", "R": "red", "F": "green", "D": "yellow", "L": "orange", "B": "blue"}

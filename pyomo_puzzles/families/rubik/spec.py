@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pyomo_puzzles.errors import DataError
+from pyomo_puzzles.contract import DataError
 from pyomo_puzzles.families.rubik import cube
 
 GODS_NUMBER = {(2, "htm"): 11, (2, "qtm"): 14, (3, "htm"): 20, (3, "qtm"): 26}

@@ -31,8 +31,10 @@ from typing import Callable, Iterator
 import pyomo.environ as pyo
 
 from pyomo_puzzles.core import solvers
+from pyomo_puzzles.core.checking import check_solution
 from pyomo_puzzles.core.instances import Instance
-from pyomo_puzzles.core.run import build_model, check_solution, choose_formulation
+from pyomo_puzzles.core.models import build_model, choose_formulation
+from pyomo_puzzles.core.records import RunSettings
 from pyomo_puzzles.errors import UserError, failure_line
 
 
@@ -235,7 +237,8 @@ def _count(instance: Instance, form, solver: str, result: CountResult, started: 
     if split is None:
         split = automatic_split(partitions)
     _refuse_too_many_parts(partitions, split)
-    session = solvers.SolverSession(solver, model, None, threads, persistent=True, seed=seed)
+    session = solvers.SolverSession(solver, model, RunSettings(time_limit=None, threads=threads, seed=seed),
+                                    persistent=True)
     fixing = _Fixing(partitions)
     result.parts = 0
     finished = True

@@ -1,0 +1,199 @@
+"""A run in a forked child process of its own process group: its time, memory and Ctrl-C
+are watched from outside, and its whole group (the solver executables and workers it
+started included) is killed past the hard deadline, past the memory limit, or at once on
+Ctrl-C. Whatever happens, the caller gets a record."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from typing import Callable
+
+from pyomo_puzzles.core.processes import group_rss_mb, kill_group, own_peak_memory_mb
+from pyomo_puzzles.core.records import RunRecord, RunSettings
+from pyomo_puzzles.core.warmup import blas_threads
+from pyomo_puzzles.errors import UserError
+
+GRACE_SECONDS = 10.0
+"""How long a run may overrun its time limit before its process group is killed (the
+solver's own limit is soft, and Pyomo's build and hand-over are not covered by it)."""
+
+MEMORY_POLL_SECONDS = 0.1
+"""How often an isolated run's resident memory is measured (for its peak and its limit)."""
+
+_log = logging.getLogger("pyomo_puzzles.core.run")
+"""An isolated run's progress at INFO (`pyomo-puzzles solve --verbose` shows it)."""
+
+Say = Callable[[str, dict], None]
+"""How the work in the child reports progress: ``say("read", {"puzzle", "instance",
+"formulation"})`` once the data file is read, ``say("loaded", {...})`` once the instance is
+loaded and the run is about to build and solve."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """An isolated run stopped by Ctrl-C (or SIGTERM): its process group was killed, and
+    `record` says ``interrupted``."""
+
+    def __init__(self, record: RunRecord) -> None:
+        super().__init__("interrupted")
+        self.record = record
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _child(conn, work: Callable[[Say], RunRecord], settings: RunSettings, blas) -> None:
+    os.setpgrp()  # so that a kill reaches the solver executables this run starts
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent around the fork
+    blas_threads(settings, blas).__enter__()  # for the rest of this process
+
+    def say(kind: str, facts: dict) -> None:
+        if kind == "loaded":
+            # Everything so far (imports, the instance) lives as long as this process: without
+            # this, the run's first full collection walks all of it (80 ms in a pipeline job).
+            gc.freeze()
+        conn.send({f"__{kind}__": facts})
+
+    try:
+        record = work(say)
+        record.peak_memory_mb = round(own_peak_memory_mb(), 1)
+        conn.send(record.to_dict())
+    except UserError as error:
+        conn.send({"__user_error__": error})
+    except BaseException as error:  # report, never leave the parent without a record
+        conn.send({"__error__": f"{type(error).__name__}: {error}"})
+    finally:
+        conn.close()
+
+
+@contextlib.contextmanager
+def _stop_signals_held():
+    """Ctrl-C and SIGTERM held back (delivered when the block ends) while a run's child is
+    forked and put into its own process group: a stop that came in between would otherwise
+    leave a child that no kill of its group reaches, running on after its parent is gone.
+    Outside the main thread, where Python handles no signal, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _start_in_own_group(child) -> None:
+    """Start `child` and make it the leader of its own process group from this side too
+    (the child does the same; whichever comes first, the group exists once this returns)."""
+    child.start()
+    try:
+        os.setpgid(child.pid, child.pid)
+    except (ProcessLookupError, PermissionError):  # it already ended, or already set it
+        pass
+
+
+def _watch(receiver, child, settings: RunSettings, loaded: dict) -> tuple[dict | None, str | None, float]:
+    """Wait for the child's record, measuring its group's memory; kill it past the hard
+    deadline or the memory limit. Returns (the child's last word or None, why it was
+    killed, peak MiB); `loaded` receives what the child says about the instance."""
+    started = time.perf_counter()
+    deadline = None if settings.time_limit is None else settings.time_limit + GRACE_SECONDS
+    peak = 0.0
+    while True:
+        left = None if deadline is None else deadline - (time.perf_counter() - started)
+        wait = MEMORY_POLL_SECONDS if left is None else max(0.0, min(MEMORY_POLL_SECONDS, left))
+        if receiver.poll(wait):
+            try:
+                payload = receiver.recv()
+            except EOFError:  # the child died without a word
+                return None, None, peak
+            if "__read__" in payload:
+                loaded.update(payload["__read__"])
+                _log.info("%s: data file read, loading the instance", loaded["instance"])
+                continue
+            if "__loaded__" in payload:
+                loaded.update(payload["__loaded__"], ready=True)
+                _log.info("%s: loaded, solving (formulation %s)", loaded["instance"], loaded["formulation"])
+                continue
+            return payload, None, peak
+        resident = group_rss_mb(child.pid)
+        peak = max(peak, resident)
+        reason = None
+        if settings.memory_limit_mb is not None and resident > settings.memory_limit_mb:
+            reason = "memory_limit"
+        elif left is not None and left <= 0:
+            reason = "time_limit"
+        if reason is not None:
+            kill_group(child.pid)
+            _log.info("%s: killed past its %s", loaded.get("instance", "the run"),
+                      "time limit and grace" if reason == "time_limit" else "memory limit")
+            return None, reason, peak
+
+
+def run_isolated(work: Callable[[Say], RunRecord], settings: RunSettings, blas,
+                 placeholder: Callable[[dict], RunRecord]) -> RunRecord:
+    """``work(say)`` in a forked child (the time limit covers all of it), returning its
+    record; `placeholder(loaded)` makes the record of a child that sent none (killed,
+    crashed or interrupted) from what it said before. Ctrl-C kills the child's group and
+    raises `Interrupted`; a `UserError` in the child is raised here."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(sender, work, settings, blas))
+    started = time.perf_counter()
+    loaded: dict = {}
+    try:
+        with _stop_signals_held():
+            _start_in_own_group(child)
+            sender.close()
+        payload, killed_for, peak = _watch(receiver, child, settings, loaded)
+    except KeyboardInterrupt:
+        if child.pid is not None:  # None: stopped before the child was forked
+            kill_group(child.pid)
+            child.join()
+        record = placeholder(loaded)
+        record.status, record.killed = "interrupted", True
+        record.wall_time = time.perf_counter() - started
+        record.message = f"interrupted after {record.wall_time:.1f} s: the run's processes were killed"
+        raise Interrupted(record) from None
+    child.join()
+    if payload is not None and "__user_error__" in payload:
+        raise payload["__user_error__"]
+    if payload is not None and "__error__" not in payload:
+        record = RunRecord.from_dict(payload)
+        record.peak_memory_mb = round(max(record.peak_memory_mb or 0.0, peak), 1)
+        return record
+    record = placeholder(loaded)
+    record.wall_time = time.perf_counter() - started
+    record.peak_memory_mb = round(peak, 1) if peak else None
+    record.status, record.killed, record.message = _why_no_record(payload, killed_for, loaded, peak, settings,
+                                                                  child.exitcode)
+    return record
+
+
+def _why_no_record(payload: dict | None, killed_for: str | None, loaded: dict, peak: float,
+                   settings: RunSettings, exitcode: int | None) -> tuple[str, bool, str]:
+    """(status, killed, message) of a child that sent no record."""
+    stage = "" if loaded.get("ready") else " while loading the instance"
+    if killed_for == "time_limit":
+        return "time_limit", True, (f"run killed{stage} after {settings.time_limit + GRACE_SECONDS:g} s "
+                                    f"(time limit {settings.time_limit:g} s + grace)")
+    if killed_for == "memory_limit":
+        return "memory_limit", True, (f"run killed{stage} at {peak:.0f} MiB resident memory "
+                                      f"(memory limit {settings.memory_limit_mb:g} MiB)")
+    if payload is not None:
+        return "error", False, payload["__error__"].splitlines()[0]
+    return "error", False, f"run crashed{stage} ({_exit_reason(exitcode)})"
+
+
+def _exit_reason(code: int | None) -> str:
+    if code is not None and code < 0:
+        return f"killed by signal {signal.Signals(-code).name}"
+    return f"exit code {code}"

@@ -1,0 +1,60 @@
+"""From a loaded instance to a concrete Pyomo model: choosing the formulation, declaring its
+AbstractModel once per process, and instantiating it from the instance's data."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from functools import lru_cache
+
+import pyomo.environ as pyo
+
+from pyomo_puzzles.core.instances import Instance
+from pyomo_puzzles.core.registry import Formulation, formulation
+from pyomo_puzzles.errors import UserError
+
+
+def choose_formulation(instance: Instance, name: str | None) -> Formulation:
+    """The formulation `name` of the instance's family (None: the family's default; or
+    ``FILE.py:NAME``), refused in one line when it cannot model the instance."""
+    form = formulation(instance.family, name)
+    reason = form.applies_to(instance.spec)
+    if reason:
+        raise UserError(f"formulation '{form.name}' cannot model {instance.name}: {reason}")
+    return form
+
+
+@lru_cache(maxsize=None)
+def abstract_model(form: Formulation) -> pyo.AbstractModel:
+    """The formulation's AbstractModel, declared once per process (`create_instance`
+    works on a clone, so one declaration serves every instance)."""
+    return form.build_model()
+
+
+def instantiate(form: Formulation, spec) -> pyo.ConcreteModel:
+    """The formulation's AbstractModel instantiated from the data of `spec` (an instance's
+    spec, or one part of a stage, see `registry.Stage`). A rule that fails raises, and the
+    caller reports it in one line: Pyomo's own multi-line log of it is held back."""
+    with pyomo_build_log_held():
+        return abstract_model(form).create_instance(data=form.model_data(spec))
+
+
+def build_model(instance: Instance, form: Formulation) -> pyo.ConcreteModel:
+    """Instantiate the formulation's AbstractModel from the instance's data."""
+    return instantiate(form, instance.spec)
+
+
+def _below_error(record: logging.LogRecord) -> bool:
+    return record.levelno < logging.ERROR
+
+
+@contextlib.contextmanager
+def pyomo_build_log_held():
+    """Pyomo's ERROR log of a failing rule (several lines, with the rule's source) off while
+    a model is built: the exception it comes with is reported instead. Warnings stay."""
+    pyomo_log = logging.getLogger("pyomo.core")
+    pyomo_log.addFilter(_below_error)
+    try:
+        yield
+    finally:
+        pyomo_log.removeFilter(_below_error)

@@ -1,0 +1,275 @@
+"""The results folder: where each run's record lives, the generated instances' files, the
+fingerprint that says whether a record is still current, and the tidy tables read from the
+records. The API (`results`), the pipeline and `compare` all read folders through here.
+
+    RESULTS/runs/<instance>/<formulation>/<solver>/[seed<s>-][perm<p>-]repeat<k>.json
+    RESULTS/counts/<instance>/<formulation>/<solver>.json
+    RESULTS/instances/<generator>/<stem>.yaml          (generated instances)
+    RESULTS/batches/batch<n>.json                      (a batch's manifest: its records, its data files)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import math
+import re
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pyomo_puzzles.core import instances, registry, solvers
+from pyomo_puzzles.core.records import setting_names
+from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.version import __version__
+
+if TYPE_CHECKING:
+    import pandas
+
+GENERATED_DIR = "instances"
+"""Generated instances are written under RESULTS/instances/<generator>/."""
+
+SETTINGS = tuple(name for name in setting_names() if name not in ("seed", "permutation"))
+"""The experiment-wide run settings (seed and permutation are dimensions of the matrix)."""
+
+
+def is_formulation_file(name: str) -> bool:
+    return ":" in name and name.split(":", 1)[0].endswith(".py")
+
+
+def formulation_label(name: str) -> str:
+    """The name a formulation's records carry: NAME for ``FILE.py:NAME``."""
+    return name.rsplit(":", 1)[1] if is_formulation_file(name) else name
+
+
+def solver_formulation(reference: str) -> str:
+    """The formulation label of a reference method's records (dlx solves exact cover)."""
+    return {"dlx": "exact_cover"}.get(reference, reference)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One cell of the matrix: a record file's worth of work."""
+
+    instance: str        # shipped name, generated/<generator>/<stem>, or <family>/<stem> of a data file
+    formulation: str
+    solver: str
+    repeat: int
+    seed: int | None = None
+    permutation: int = 0
+    source: str | None = None
+    """The data file of an instance the configuration names by its path (None: shipped or generated)."""
+
+    def record_path(self, results: str) -> str:
+        """``runs/<instance>/<formulation>/<solver>/[seed<s>-][perm<p>-]repeat<k>.json`` (a
+        formulation file's ``FILE.py:NAME`` is filed under NAME)."""
+        stem = "".join([f"seed{self.seed}-" if self.seed is not None else "",
+                        f"perm{self.permutation}-" if self.permutation else "", f"repeat{self.repeat}"])
+        solver = self.solver.replace(":", "_")  # pyomo:NAME
+        return f"{results}/runs/{self.instance}/{formulation_label(self.formulation)}/{solver}/{stem}.json"
+
+
+def count_record_path(results: str, instance: str, formulation: str, solver: str) -> str:
+    return f"{results}/counts/{instance}/{formulation}/{solver}.json"
+
+
+def generated_path(name: str, results: str) -> str:
+    """The file of the generated instance `name` (generated/<generator>/<stem>)."""
+    return f"{results}/{GENERATED_DIR}/{name.removeprefix('generated/')}.yaml"
+
+
+def run_instance_source(name: str, results: str) -> str:
+    """What to load for a run's instance: a shipped name, or a generated instance's file in
+    the results folder."""
+    return generated_path(name, results) if name.startswith("generated/") else name
+
+
+def load_run_instance(name: str, results: str, source: str | None = None) -> instances.Instance:
+    """A shipped instance, a generated one from its file in the results folder, or the
+    instance of a data file the configuration names (`source`)."""
+    if source is not None:
+        return instances.load(source)
+    if name.startswith("generated/"):
+        path = Path(generated_path(name, results))
+        return instances.from_data(instances.read_data_file(path), path, shipped_name=name)
+    return instances.load(name)
+
+
+# --- fingerprints: is a record still what the run would give now? -------------------------
+
+def _digest(*parts: bytes) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "little") + part)
+    return digest.hexdigest()[:16]
+
+
+def _source_digest(*functions) -> str:
+    """The code of the files that define `functions` (a formulation's model, data and decoding)."""
+    files = sorted({inspect.getsourcefile(f) for f in functions if f is not None})
+    return _digest(*(Path(f).read_bytes() for f in files))
+
+
+def _package_versions(family: registry.Family) -> str:
+    """pyomo-puzzles's version, and the version of the distribution a plugin family comes from."""
+    top = family.load.__module__.split(".")[0]
+    if top == "pyomo_puzzles":
+        return f"pyomo-puzzles {__version__}"
+    dists = metadata.packages_distributions().get(top, [])
+    plugin = ", ".join(f"{d} {metadata.version(d)}" for d in dists) or top
+    return f"pyomo-puzzles {__version__}; {plugin}"
+
+
+def run_fingerprint(item: Run, results: str, settings: dict) -> dict:
+    """Everything that determines a run's record: the instance's data (its file and the files
+    it is based on), the formulation's code, the package and solver versions, the settings."""
+    path = instances.resolve(item.source or run_instance_source(item.instance, results))[1]
+    family = registry.family(instances.read_data_file(path).get("puzzle"))
+    return {"instance": instances.data_digest(path), **_method_fingerprint(item, family, settings)}
+
+
+def _method_fingerprint(item: Run, family: registry.Family, settings: dict) -> dict:
+    """The part of a run's fingerprint that is not its instance's data."""
+    reference = family.reference_solvers.get(item.solver)
+    if reference is not None:
+        code, version = _source_digest(reference.run), reference.available()[1]
+    else:
+        form = registry.formulation(family, item.formulation)
+        code = _source_digest(form.build_model, form.model_data, form.decode, form.stages)
+        version = solvers.availability(item.solver)[1]
+    return {"formulation": code, "package": _package_versions(family), "solver": f"{item.solver} {version}",
+            "settings": {**{k: settings.get(k) for k in SETTINGS}, "seed": item.seed,
+                         "permutation": item.permutation}}
+
+
+def batch_fingerprint(runs: list[dict], results: str, settings: dict) -> str:
+    """One digest of the fingerprints of a batch's runs, a parameter of its Snakemake job: when
+    a file a run depends on changes (a plugin's formulation or instance, a formulation file,
+    a package or solver version), the digest changes, so plain ``snakemake`` runs the batch
+    again, and the batch redoes the changed runs and keeps the others. A generated instance
+    counts by its name (generator, options, seed) here: its file is the job's input, made by
+    the generate_instances job, whose parameters hold the generators' code."""
+    parts = []
+    for entry in runs:
+        item = Run(**entry)
+        try:
+            if item.instance.startswith("generated/"):
+                family = _generator_family(item.instance.split("/")[1])
+                parts.append({"instance": item.instance, **_method_fingerprint(item, family, settings)})
+            else:
+                parts.append(run_fingerprint(item, results, settings))
+        except Exception as error:  # noqa: BLE001 - the batch says what is wrong, run by run
+            parts.append({"run": entry, "unreadable": f"{type(error).__name__}: {error}"})
+    return _digest(json.dumps(parts, sort_keys=True, default=str).encode())
+
+
+def _generator_family(generator: str) -> registry.Family:
+    return next(fam for fam in registry.families().values() if generator in fam.generators)
+
+
+def generators_digest(generated: list[dict]) -> str:
+    """A digest of the code of the files that define the experiment's generators (a
+    parameter of the generate_instances job: an edited generator makes its instances again)."""
+    return _source_digest(*(registry.generator(name) for name in sorted({g["generator"] for g in generated})))
+
+
+def why_redo(path: Path, fingerprint: dict | None, forced: bool) -> str | None:
+    """Why the run must be (re)done, or None to keep the record at `path`."""
+    if forced:
+        return "rerun forced"
+    try:
+        old = json.loads(path.read_text())
+    except FileNotFoundError:
+        return "new"
+    except (OSError, json.JSONDecodeError):
+        return "the old record is unreadable"
+    if old.get("status") == "interrupted":
+        return "it was interrupted"
+    if fingerprint is None:
+        return "its inputs cannot be read"
+    before = old.get("fingerprint") or {}
+    changed = [key for key in fingerprint if before.get(key) != fingerprint[key]]
+    return f"changed since the record: {', '.join(changed)}" if changed else None
+
+
+# --- the tidy tables ---------------------------------------------------------------------
+
+COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation", "repeat", "solver_version",
+           "status", "checked", "killed", "wall_time", "build_time", "solver_time", "nodes", "objective", "bound",
+           "gap", "peak_memory_mb", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",
+           "size", "size_label", "known_solvable", "known_objective")
+"""The columns of the runs table (``tables/runs.csv``), one row per run."""
+
+COUNT_COLUMNS = ("instance", "formulation", "solver", "complete", "solutions", "classes", "group_order",
+                 "known_solutions", "known_classes", "agrees_with_known", "solves", "elapsed", "message")
+"""The columns of the counts table (``tables/counts.csv``), one row per count."""
+
+
+def _instance_facts(name: str, results: str, source: str | None = None) -> dict:
+    """Size (for scaling plots) and the known answer, if the instance file has one."""
+    try:
+        instance = load_run_instance(name, results, source)
+    except Exception:  # noqa: BLE001 - a broken instance still has its (error) runs in the table
+        return {}
+    size = instance.family.size(instance.spec) if instance.family.size else None
+    known = instance.raw.get("known", {}) or {}
+    solvable = known.get("solvable")
+    if solvable is None and "solutions" in known:
+        solvable = known["solutions"] > 0
+    return {"size": size[0] if size else math.nan, "size_label": size[1] if size else None,
+            "known_solvable": solvable,
+            "known_objective": known.get("objective", _or_nan(instance.family.known_objective(instance.spec)))}
+
+
+def _or_nan(value: float | None) -> float:
+    return math.nan if value is None else value
+
+
+def manifest_sources(results: str) -> dict[str, str]:
+    """The data files the configuration named by path, by instance name, from the batches'
+    manifests of a results folder."""
+    sources: dict[str, str] = {}
+    for manifest in sorted((Path(results) / "batches").glob("*.json")):
+        try:
+            sources.update(json.loads(manifest.read_text()).get("sources") or {})
+        except (OSError, ValueError, AttributeError):
+            continue
+    return sources
+
+
+def runs_table(record_paths: list[str], results: str) -> pandas.DataFrame:
+    """One row per run (pandas DataFrame, the columns in `COLUMNS`)."""
+    import pandas as pd  # 0.3 s: only the commands that make tables pay for it
+
+    rows, facts, sources = [], {}, manifest_sources(results)
+    for path in record_paths:
+        data = json.loads(Path(path).read_text())
+        name = data["instance"]
+        if name not in facts:
+            facts[name] = _instance_facts(name, results, sources.get(name))
+        row = {k: data.get(k) for k in COLUMNS}
+        row["repeat"] = int(re.search(r"repeat(\d+)$", Path(path).stem).group(1))
+        row["permutation"] = row["permutation"] or 0
+        row.update(facts[name])
+        rows.append(row)
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def folder_runs(folder: str | Path) -> pandas.DataFrame:
+    """The runs table of a results folder: one row per record under ``FOLDER/runs`` (so it
+    also covers a pipeline that has not finished)."""
+    folder = Path(folder)
+    if not (folder / "runs").is_dir():
+        raise UserError(f"{folder}: not a results folder (it has no 'runs' folder)")
+    paths = sorted(str(p) for p in (folder / "runs").rglob("*.json"))
+    return runs_table(paths, str(folder))
+
+
+def counts_table(paths: list[str]) -> pandas.DataFrame:
+    """One row per count record (the columns in `COUNT_COLUMNS`)."""
+    import pandas as pd  # see runs_table
+
+    rows = [{k: json.loads(Path(p).read_text()).get(k) for k in COUNT_COLUMNS} for p in paths]
+    return pd.DataFrame(rows, columns=list(COUNT_COLUMNS))

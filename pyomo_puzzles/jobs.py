@@ -1,0 +1,285 @@
+"""What the pipeline's Snakemake jobs run (`workflows/scripts/*.py` call one function each):
+thin wrappers around the API and the results folder (`core.results`).
+
+Runs are done in batches (one Python start-up per batch, see `experiment.batches`). A
+batch writes each run's record atomically as soon as the run ends, and keeps a record that
+already exists when its fingerprint (`run_fingerprint`: instance data, formulation code,
+package and solver versions, settings) is the one the run would have now, so an
+interrupted pipeline resumes without redoing finished runs and a changed input is never
+served stale. Snakemake's rerun flags (``--forceall``, ``--forcerun solve_batch``,
+``--forcerun``/``-f`` on a batch's manifest) redo the runs (`experiment.FORCE_VARIABLE`). The batch's
+manifest (its Snakemake output) is written last.
+
+Every job writes to its ``log:`` (what it did, and the error if it failed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pyomo_puzzles import api
+from pyomo_puzzles.core import instances, registry
+from pyomo_puzzles.core.files import remove_temporaries, write_atomic, write_json_atomic, write_text_atomic
+from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
+from pyomo_puzzles.core.isolation import Interrupted
+from pyomo_puzzles.core.pictures import draw_no_solution
+from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
+from pyomo_puzzles.core.results import (
+    SETTINGS,
+    Run,
+    batch_fingerprint,
+    counts_table,
+    generators_digest,
+    run_fingerprint,
+    run_instance_source,
+    runs_table,
+    solver_formulation,
+    why_redo,
+)
+from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.experiment import FORCE_VARIABLE, environment, host_facts
+
+__all__ = ["SETTINGS", "batch_fingerprint", "count_to_record", "draw_instances", "generate_instances",
+           "generators_digest", "solve_batch", "write_environment", "write_report"]
+
+def _forced(manifest: str) -> bool:
+    """Whether Snakemake was told to rerun this batch (see `FORCE_VARIABLE`)."""
+    force = os.environ.get(FORCE_VARIABLE, "")
+    return force == "all" or os.path.abspath(manifest) in force.split(os.pathsep)
+
+
+def run_one(item: Run, results: str, settings: dict) -> RunRecord:
+    """One run, whatever happens: a formulation or solver problem becomes an error record
+    (Ctrl-C or SIGTERM raises `Interrupted`, carrying the record)."""
+    run_settings = RunSettings(**{k: settings.get(k) for k in SETTINGS}, seed=item.seed, permutation=item.permutation)
+    try:
+        instance = item.source or run_instance_source(item.instance, results)
+        formulation = None if item.formulation == solver_formulation(item.solver) else item.formulation
+        record = api.solve(instance, formulation, item.solver, settings=run_settings, isolate=True)
+    except Exception as error:  # noqa: BLE001 - a record must be written for every run
+        record = new_record(item.instance.split("/")[0], item.instance, item.formulation, item.solver, run_settings,
+                            message=str(error).splitlines()[0])
+    record.instance = item.instance
+    return record
+
+
+def write_host(results: str) -> Path:
+    """``hosts/<host>.json``: CPU, cores, memory and OS of the machine this process runs on,
+    written once per host (under SLURM the runs of one experiment land on several nodes)."""
+    path = Path(results) / "hosts" / f"{socket.gethostname()}.json"
+    if not path.exists():
+        write_json_atomic(path, host_facts())
+    return path
+
+
+@contextlib.contextmanager
+def job_log(smk: Any):
+    """Run a Snakemake job with its output going to its ``log:`` file, which says when the
+    job started and ended; a `UserError` (a disk full, a broken file) ends the job with one
+    line, in the log and on stderr, and exit code 1. SIGTERM (Snakemake or SLURM cancelling
+    the job) stops it as Ctrl-C does."""
+    started = time.perf_counter()
+    with sigterm_as_interrupt(), _log_file(smk.log[0]) as log:
+        _say(log, f"{smk.rule} job on {socket.gethostname()}, pid {os.getpid()}")
+        try:
+            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+                yield
+        except (UserError, OSError) as error:  # OSError: the log itself cannot be written (disk full)
+            line = f"pyomo-puzzles: error: {error if isinstance(error, UserError) else _os_error(error)}"
+            _say(log, line)
+            print(line, file=sys.stderr)
+            raise SystemExit(1) from None
+        except KeyboardInterrupt:
+            _say(log, f"interrupted after {time.perf_counter() - started:.1f} s")
+            raise
+        _say(log, f"done in {time.perf_counter() - started:.1f} s")
+
+
+@contextlib.contextmanager
+def _log_file(path: str):
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    log = open(path, "w", buffering=1, encoding="utf-8")
+    try:
+        yield log
+    finally:
+        with contextlib.suppress(OSError):
+            log.close()
+
+
+def _say(log, line: str) -> None:
+    """A line in the job's log; a log that cannot take it (disk full) does not end the job."""
+    with contextlib.suppress(OSError):
+        print(line, file=log)
+
+
+def _os_error(error: OSError) -> str:
+    return f"cannot write {error.filename or 'the job log'}: {error.strerror or error}"
+
+
+def solve_batch(smk: Any) -> None:
+    results, settings = smk.params.results, dict(smk.params.settings)
+    forced = _forced(smk.output.manifest)
+    done = []
+    with job_log(smk):
+        write_host(results)
+        for entry in smk.params.runs:
+            item = Run(**entry)
+            path = Path(item.record_path(results))
+            try:
+                fingerprint = run_fingerprint(item, results, settings)
+            except Exception:  # noqa: BLE001 - the run itself will say what is wrong
+                fingerprint = None
+            why = why_redo(path, fingerprint, forced)
+            if why is None:
+                print(f"{path}: kept (finished earlier, nothing it depends on has changed)")
+            else:
+                try:
+                    record = run_one(item, results, settings)
+                except Interrupted as stop:
+                    stop.record.instance = item.instance
+                    _write_record(path, stop.record, fingerprint)
+                    print(f"{path}: {stop.record.message}", flush=True)
+                    raise
+                _write_record(path, record, fingerprint)
+                print(f"{path}: {' '.join(filter(None, [record.status, record.message]))} ({why})", flush=True)
+            done.append(str(path))
+        sources = {entry["instance"]: entry["source"] for entry in smk.params.runs if entry.get("source")}
+        write_json_atomic(smk.output.manifest, {"records": done, "sources": sources})
+
+
+def _write_record(path: Path, record: RunRecord, fingerprint: dict | None) -> None:
+    """Write the record atomically, removing what a killed batch left of an earlier attempt."""
+    record.fingerprint = fingerprint
+    remove_temporaries(path)
+    write_json_atomic(path, record.to_dict())
+
+
+def count_to_record(smk: Any) -> None:
+    """Enumerate and count one instance's solutions; the record says whether the count is
+    complete and whether it agrees with the instance's known figure."""
+    w, p = smk.wildcards, smk.params
+    with job_log(smk):
+        instance = instances.load(w.instance)
+        up_to_symmetry = p.up_to_symmetry and instance.family.symmetry_images is not None  # count_jobs said so
+        try:
+            result = api.count(instance, w.formulation, w.solver, up_to_symmetry=up_to_symmetry,
+                               time_limit=p.time_limit).to_dict()
+        except Exception as error:  # noqa: BLE001 - a record must be written for every count
+            result = {"instance": w.instance, "formulation": w.formulation, "solver": w.solver,
+                      "complete": False, "message": str(error).splitlines()[0]}
+        print(f"{w.instance} [{w.formulation}] on {w.solver}: {result.get('solutions')} solutions, "
+              f"complete: {result.get('complete')} {result.get('message') or ''}".rstrip())
+        _finish_count(smk, instance, result, up_to_symmetry)
+
+
+def _finish_count(smk: Any, instance, result: dict, up_to_symmetry: bool) -> None:
+    known = instance.raw.get("known", {}) or {}
+    result.pop("representatives", None)
+    result["known_solutions"] = known.get("solutions")
+    result["known_classes"] = known.get("solutions_up_to_symmetry") if up_to_symmetry else None
+    agree = None
+    if result.get("complete") and result["known_solutions"] is not None:
+        agree = result["solutions"] == result["known_solutions"] and (
+            result["known_classes"] is None or result.get("classes") == result["known_classes"])
+    result["agrees_with_known"] = agree
+    write_json_atomic(smk.output.record, result)
+
+
+def generate_instances(smk: Any) -> None:
+    """Every generated instance of the experiment, in one job (one Python start-up)."""
+    with job_log(smk):
+        for path, made in zip(smk.output, smk.params.generated):
+            data = registry.generator(made["generator"])(seed=made["seed"], **dict(made["options"]))
+            write_text_atomic(path, yaml.safe_dump(data, sort_keys=False, default_flow_style=None))
+            print(f"generated {path} ({made['generator']}, seed {made['seed']}, options {dict(made['options'])})")
+
+
+def write_environment(smk: Any) -> None:
+    with job_log(smk):
+        write_json_atomic(smk.output.environment, environment(dict(smk.params.config), Path.cwd()))
+        print(f"wrote {smk.output.environment}")
+
+
+def draw_instances(smk: Any) -> None:
+    """Solve each shipped instance of the experiment and draw its checked solution, in one
+    job (one start-up of Python, Pyomo and matplotlib for all the pictures)."""
+    with job_log(smk):
+        for path, name in zip(smk.output, smk.params.instances):
+            instance = instances.load(name)
+            record = api.solve(instance, None, smk.params.solver, time_limit=60, isolate=False)
+            print(f"{instance.name} on {record.solver}: {record.status} {record.message}".rstrip())
+            if record.solution is None or not record.checked:
+                draw_no_solution(instance.name, f"{record.status} on {record.solver} {record.message}".strip(), path)
+            else:
+                record.picture(path)
+            print(f"drew {path}")
+
+
+def _write_table(table, path: str, writer: str) -> None:
+    write_atomic(path, lambda tmp: getattr(table, writer)(tmp, index=False))
+
+
+# --- tables, figures, report (pyomo_puzzles.report does the work) ------------------------
+
+def write_report(smk: Any) -> None:
+    """The tidy runs table, summary tables, figures and the report pages (Markdown, HTML), in one job."""
+    with job_log(smk):
+        _write_report(smk)
+        print(f"wrote {smk.output.report} and {smk.output.html}")
+
+
+def _write_report(smk: Any) -> None:
+    from pyomo_puzzles.report import family_tables, figures, html, page, tables  # pandas, matplotlib: report job only
+
+    paths = [p for manifest in smk.input.manifests for p in json.loads(Path(manifest).read_text())["records"]]
+    runs = runs_table(paths, smk.params.results)
+    if "parquet" in smk.output.keys():
+        _write_table(runs, smk.output.parquet, "to_parquet")
+    _write_table(runs, smk.output.csv, "to_csv")
+    stats = dict(smk.params.statistics)
+    shift, par = stats["shift"], stats["par"]
+    summary = tables.summary(runs, shift, par)
+    tables.write_summary(summary, smk.output.summary_csv, smk.output.summary_tex,
+                         caption=tables.summary_caption(shift, par))
+    labels = dict(smk.params.style).get("labels") or {}
+    table_dir = Path(smk.output.summary_csv).parent
+    family_tables.write_family_tables(runs, table_dir, shift, par, labels)
+    family_tables.write_variability(runs, table_dir, shift, par, stats["resamples"], stats["level"])
+    comparison = _comparison(smk.params.compare_with, smk.params.results, shift, table_dir)
+    style = figures.FigureStyle(**dict(smk.params.style))
+    out = Path(smk.output.figures).parent
+    drawn = []
+    timed = runs[runs["status"] != "licence_limit"]  # a refused licence says nothing about speed
+    for name, draw in figures.FIGURES:
+        drawn += [Path(p) for p in draw(timed, style, out / name)]
+    write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn]})
+    counts = counts_table(list(smk.input.counts))
+    _write_table(counts, smk.output.counts, "to_csv")
+    env = json.loads(Path(smk.input.environment).read_text())
+    page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report),
+                      counts=counts if len(counts) else None, shift=shift, par=par)
+    pictures = [Path(p) for p in smk.input.pictures]  # this experiment's, not every file in the folder
+    html.write_html(Path(smk.params.results), runs, family_tables.family_summary(runs, shift, par), drawn, env,
+                    Path(smk.output.html), counts=counts if len(counts) else None, comparison=comparison,
+                    pictures=pictures, shift=shift, par=par)
+
+
+def _comparison(other: str | None, results: str, shift: float, table_dir: Path):
+    """With `compare_with` configured: this experiment against that results folder, written
+    to tables/comparison.csv and .tex (None without it)."""
+    if not other:
+        return None
+    from pyomo_puzzles.report import compare  # as in _write_report
+
+    table = compare.compare_folders(other, results, shift=shift)
+    compare.write_comparison(table, table_dir / "comparison.csv", table_dir / "comparison.tex")
+    return table
