@@ -21,8 +21,7 @@ import sys
 
 import pyomo.environ as pyo
 
-from pyomo_puzzles.core import models
-from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core import instances, models, run
 
 FORMULATIONS = ("placement", "coordinates", "coordinates_tight")
 CHALLENGES = range(19, 69)

@@ -20,8 +20,7 @@ import shlex
 import statistics
 import sys
 
-from pyomo_puzzles.core import counting as enumeration
-from pyomo_puzzles.core import instances, solvers
+from pyomo_puzzles.core import counting as enumeration, instances, solvers
 
 METHODS = {
     "plain": ("plain orbit cuts", {"restrict": False, "split": 0}),

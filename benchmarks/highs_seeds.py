@@ -30,8 +30,7 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
-from pyomo_puzzles.core import models
-from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core import instances, models, run
 from pyomo_puzzles.core.linear_form import LinearForm, read_linear_form
 
 SLOW_MS = 150.0

@@ -59,7 +59,7 @@ def refusal(path: Path) -> tuple[float, str]:
 
 
 def main() -> None:
-    from pyomo_puzzles.core.run import GRACE_SECONDS
+    from pyomo_puzzles.core.isolation import GRACE_SECONDS
 
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--trials", type=int, default=3)

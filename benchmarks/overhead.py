@@ -59,8 +59,7 @@ import numpy as np
 import pyomo
 import yaml
 
-from pyomo_puzzles.core import models
-from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core import instances, models, run
 from pyomo_puzzles.core.instances import Instance
 
 SHIPPED = "packing/l_tromino_cube"

@@ -21,9 +21,7 @@ import time
 import highspy
 import numpy as np
 
-from pyomo_puzzles.core import checking
-from pyomo_puzzles.core import models
-from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core import checking, instances, models, run
 from pyomo_puzzles.core.linear_form import read_linear_form
 
 

@@ -34,9 +34,7 @@ import time
 import highspy
 import numpy as np
 
-from pyomo_puzzles.core import checking
-from pyomo_puzzles.core import models
-from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core import checking, instances, models, run
 from pyomo_puzzles.core.linear_form import first_use_numbering, read_linear_form
 from pyomo_puzzles.families.packing import model_placement
 

@@ -31,8 +31,7 @@ PHASES = ("part", "model_data", "create_instance", "read_linear_form", "HiGHS")
 
 WORKER = """
 import json, sys, time
-from pyomo_puzzles.core import models
-from pyomo_puzzles.core import instances, run, solvers
+from pyomo_puzzles.core import instances, models, run, solvers
 from pyomo_puzzles.core.linear_form import read_linear_form
 from pyomo_puzzles.families.rubik import model_projections as mp
 name, horizon, split, wanted = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])

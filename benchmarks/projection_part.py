@@ -24,8 +24,7 @@ import time
 
 import numpy as np
 
-from pyomo_puzzles.core import models
-from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core import instances, models, run
 from pyomo_puzzles.core.linear_form import read_linear_form
 from pyomo_puzzles.families.rubik import cube, middle, model_projections
 

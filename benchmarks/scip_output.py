@@ -35,8 +35,7 @@ from pathlib import Path
 
 
 def framework(instance: str, formulation: str, limit: float, log_on: bool) -> dict:
-    from pyomo_puzzles.core import models
-    from pyomo_puzzles.core import run
+    from pyomo_puzzles.core import models, run
     from pyomo_puzzles.solvers import scip
 
     quiet = scip.QUIET

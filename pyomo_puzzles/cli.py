@@ -3,24 +3,27 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import os
 import sys
 from pathlib import Path
 
-from pyomo_puzzles.errors import TRACEBACK_VARIABLE, DataError, UserError, failure_line
+from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
+from pyomo_puzzles.errors import TRACEBACK_VARIABLE, DataError, UserError, failure_line, one_line
 from pyomo_puzzles.version import __version__
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def _instance(name: str):
-    from pyomo_puzzles import api
+    from pyomo_puzzles import api  # see cmd_solve
 
     return api.load(name)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    # yaml and the plugin registry, ~50 ms: `--help` and `--version` do not pay for them
     from pyomo_puzzles.core import instances, registry, solvers
 
     print("Families and formulations:")
@@ -54,8 +57,14 @@ def cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _files():
+    from pyomo_puzzles.core import files  # json and tempfile, 8 ms: `--help` and `--version` do not pay for them
+
+    return files
+
+
 def _print_components(formulation) -> None:
-    from pyomo_puzzles.core import components
+    from pyomo_puzzles.core import components  # dataclasses and inspect: only `list --components`
 
     modules = ", ".join(components.hook_modules(formulation))
     print(f"        hooks from {modules}")
@@ -91,15 +100,13 @@ def _summary(record) -> str:
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse, before the run, outputs that cannot be written and a picture nobody can draw."""
-    from pyomo_puzzles.core import files
-
     if args.output:
-        files.check_writable(args.output)
+        _files().check_writable(args.output)
     if args.picture:
         from pyomo_puzzles.core import instances, pictures, registry  # see cmd_solve
 
         pictures.check_picture_path(args.picture)
-        files.check_writable(args.picture)
+        _files().check_writable(args.picture)
         _, path = instances.resolve(args.instance)
         puzzle = instances.read_data_file(path).get("puzzle")
         family = registry.find(puzzle) if isinstance(puzzle, str) else None
@@ -109,8 +116,6 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 def _log_progress() -> None:
     """The framework's INFO messages (a run's progress) on stderr, one line each."""
-    import logging
-
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("pyomo-puzzles: %(message)s"))
     logger = logging.getLogger("pyomo_puzzles")
@@ -129,7 +134,6 @@ def _run_settings(args: argparse.Namespace):
 def cmd_solve(args: argparse.Namespace) -> int:
     # Each command imports what it uses: `--help`, `list` and `check` load no Pyomo run machinery.
     from pyomo_puzzles import api
-    from pyomo_puzzles.core.files import write_json_atomic
     from pyomo_puzzles.core.isolation import Interrupted
 
     _check_outputs(args)
@@ -139,11 +143,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         record = api.solve(args.instance, args.formulation, args.solver, settings=_run_settings(args))
     except Interrupted as stop:
         if args.output:
-            write_json_atomic(args.output, stop.record.to_dict())
+            _files().write_json_atomic(args.output, stop.record.to_dict())
         raise
     print(_summary(record))
     if args.output:
-        write_json_atomic(args.output, record.to_dict())
+        _files().write_json_atomic(args.output, record.to_dict())
         print(f"run record written to {args.output}")
     if args.picture:
         if record.solution is None:
@@ -160,10 +164,9 @@ def _many(count: int, noun: str) -> str:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
+    from tqdm import tqdm  # tqdm, ~40 ms with importlib.metadata: only count draws a progress bar
 
     from pyomo_puzzles import api  # see cmd_solve
-    from pyomo_puzzles.core.files import write_json_atomic
 
     unit = "classes" if args.up_to_symmetry else "solutions"
     with tqdm(desc=f"counting {unit}", unit=" found", file=sys.stderr, disable=True if args.quiet else None) as bar:
@@ -186,12 +189,12 @@ def cmd_count(args: argparse.Namespace) -> int:
         print(f"{result.instance}: {_many(result.solutions, 'solution')}{variants}; {state}; "
               f"{result.solves} solves, {result.elapsed:.2f} s")
     if args.output:
-        write_json_atomic(args.output, result.to_dict())
+        _files().write_json_atomic(args.output, result.to_dict())
     return EXIT_OK if result.complete else EXIT_FAILED
 
 
 def _read_solution(path: Path) -> dict:
-    from pyomo_puzzles.core import instances
+    from pyomo_puzzles.core import instances  # yaml: see cmd_list
 
     data = instances.parse_json(instances.read_text(path), path)  # one-line DataError: unreadable, not UTF-8, ...
     if isinstance(data, dict) and "solution" in data:
@@ -202,8 +205,7 @@ def _read_solution(path: Path) -> dict:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from pyomo_puzzles import api
-    from pyomo_puzzles.errors import one_line
+    from pyomo_puzzles import api  # see cmd_solve
 
     instance = _instance(args.instance)
     errors = api.check(instance, _read_solution(Path(args.solution)))
@@ -216,7 +218,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from pyomo_puzzles.core import export
+    from pyomo_puzzles.core import export  # pyomo, 0.7 s: see cmd_solve
 
     formats = ("dat", "lp", "mps") if args.format is None else tuple(f.strip() for f in args.format.split(","))
     unknown = [f for f in formats if f not in ("dat", "lp", "mps")]
@@ -247,9 +249,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    import yaml
+    import yaml  # yaml, 30 ms: see cmd_list
 
-    from pyomo_puzzles.core import registry
+    from pyomo_puzzles.core import registry  # see cmd_list
 
     options = {k: v for k, v in (("pegs", args.pegs), ("unknown", args.unknown), ("pieces", args.pieces),
                                  ("cubes", args.cubes), ("unsolvable", args.unsolvable or None),
@@ -261,9 +263,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     data = registry.generator(args.name)(seed=args.seed, solver=args.solver, **options)
     text = yaml.safe_dump(data, sort_keys=False, default_flow_style=None)
     if args.output:
-        from pyomo_puzzles.core.files import write_text_atomic
-
-        write_text_atomic(args.output, text)
+        _files().write_text_atomic(args.output, text)
         print(f"instance written to {args.output} (generated with {args.solver})")
     else:
         print(text, end="")
@@ -271,8 +271,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_design(args: argparse.Namespace) -> int:
-    from pyomo_puzzles.core import registry
-    from pyomo_puzzles.core.files import write_json_atomic
+    from pyomo_puzzles.core import registry  # see cmd_list
 
     fam = registry.family(args.family)
     if fam.design is None:
@@ -294,13 +293,13 @@ def cmd_design(args: argparse.Namespace) -> int:
         print(f"  confirmed by the integer program on {report['solver']}: {got['towers']} {question} towers, "
               f"every one checked ({got['seconds']} s)")
     if args.output:
-        write_json_atomic(args.output, report)
+        _files().write_json_atomic(args.output, report)
         print(f"report written to {args.output}")
     return EXIT_OK
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from pyomo_puzzles.report import compare
+    from pyomo_puzzles.report import compare  # pandas, scipy, seaborn, ~3 s: only compare pays for them
 
     shift = {} if args.shift is None else {"shift": args.shift}
     table = compare.compare_folders(args.results_a, args.results_b, **shift)
@@ -311,7 +310,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_new_family(args: argparse.Namespace) -> int:
-    from pyomo_puzzles import scaffold
+    from pyomo_puzzles import scaffold  # the plugin registry: see cmd_list
 
     try:
         written = scaffold.write(args.name, Path(args.path))
@@ -460,8 +459,6 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
-
     args = parser().parse_args(argv)
     if args.traceback:
         os.environ[TRACEBACK_VARIABLE] = "1"  # the runs' processes inherit it

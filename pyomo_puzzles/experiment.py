@@ -22,8 +22,11 @@ Every name is checked here, so a typo stops the workflow with one line naming th
 
 from __future__ import annotations
 
+import fcntl
 import fnmatch
+import glob
 import hashlib
+import importlib.util
 import json
 import math
 import os
@@ -32,14 +35,19 @@ import re
 import socket
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from datetime import datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from pyomo_puzzles import provenance
 from pyomo_puzzles.core import instances, registry, solvers
+from pyomo_puzzles.core.records import RunSettings
 from pyomo_puzzles.core.results import (
+    SETTINGS,
     GENERATED_DIR,
     Run,
     count_record_path,
@@ -91,9 +99,6 @@ def forced_batches(dag_settings: Any) -> str:
 def lock_results(results: str):
     """Hold an exclusive lock on the results folder for this process's lifetime (return the
     open lock file; keep it). Another pipeline writing there is refused in one line."""
-    import fcntl
-    from datetime import datetime
-
     folder = Path(results)
     folder.mkdir(parents=True, exist_ok=True)
     handle = open(folder / ".pipeline.lock", "a+", encoding="utf-8")
@@ -114,8 +119,9 @@ def lock_results(results: str):
 
 
 DEFAULTS = {"batch": 8, "results": "results", "figures": {}, "statistics": {}, "seeds": [None], "permutations": [0],
-            "gap": None, "memory_limit_mb": None, "repeats": 1, "time_limit": 60, "threads": 1}
-"""What a configuration that leaves a key out gets (the schema states the same defaults)."""
+            "repeats": 1, **{f.name: f.default for f in fields(RunSettings) if f.name in SETTINGS}}
+"""What a configuration that leaves a key out gets (the schema states the same defaults; the
+run settings' defaults are `RunSettings`'s)."""
 FIGURE_DEFAULTS = {"text_width_pt": 418.25, "latex": False, "font_size": 9}
 STATISTICS_DEFAULTS = {"shift": 1.0, "par": 1.0, "resamples": 2000, "level": 0.95}
 
@@ -124,8 +130,6 @@ def validate_config(config: dict, schema_path: str | Path) -> dict:
     """Check the configuration against its schema and the registry; fill in defaults.
 
     Raises ConfigError naming the offending key (e.g. ``time_limt``) before anything runs."""
-    import yaml
-
     schema = yaml.safe_load(Path(schema_path).read_text())
     if isinstance(config, dict) and "counts" in config and config["counts"] in (None, {}):  # said: no counts
         config = {key: value for key, value in config.items() if key != "counts"}
@@ -260,8 +264,6 @@ def expand_instances(entries: list, files: dict[str, instances.Instance] | None 
 def _data_files(entry: str, key: str, files: dict[str, instances.Instance], shipped: list[str]) -> list[str]:
     """The instances of a data file's path, or of a glob of paths (relative to where
     Snakemake runs), as ``<family>/<stem>`` names; `files` takes name -> loaded instance."""
-    import glob
-
     paths = sorted(glob.glob(entry)) if any(ch in entry for ch in "*?[") else [entry]
     if not paths or not all(Path(p).is_file() for p in paths):
         missing = entry if not paths else next(p for p in paths if not Path(p).is_file())
@@ -444,8 +446,6 @@ def batches(runs: list[Run], size: int) -> list[list[Run]]:
 
 def parquet_available(report=print) -> bool:
     """Whether runs.parquet can be written (pyarrow); if not, say so once."""
-    import importlib.util
-
     if importlib.util.find_spec("pyarrow") is not None:
         return True
     report("pyomo-puzzles: Python package 'pyarrow' not installed: tables/runs.parquet is not written "

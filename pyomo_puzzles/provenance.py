@@ -14,6 +14,7 @@ import hashlib
 import re
 import shutil
 import subprocess
+import tomllib
 from importlib import metadata
 from pathlib import Path
 
@@ -37,8 +38,6 @@ def lock_digest(path: Path = LOCK_FILE) -> str | None:
 def locked_versions(path: Path = LOCK_FILE) -> dict[str, set[str]]:
     """Every package of the lock with its locked versions (more than one where the lock
     resolves differently for other Python versions or platforms)."""
-    import tomllib
-
     with path.open("rb") as handle:
         lock = tomllib.load(handle)
     versions: dict[str, set[str]] = {}

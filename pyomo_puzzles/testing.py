@@ -40,6 +40,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from pyomo_puzzles import api
+from pyomo_puzzles.core import checking, export, instances, registry, solvers
 from pyomo_puzzles.errors import DataError, UserError
 
 
@@ -70,31 +72,23 @@ def _known(instance) -> dict:
 
 
 def _instances(family, names: Iterable[str] | None) -> list:
-    from pyomo_puzzles.core import instances
-
     if names is None:
         names = [n for n in instances.shipped_instances() if n.split("/", 1)[0] == family.name]
     return [instances.load(name) for name in names]
 
 
 def _installed_solvers() -> list[str]:
-    from pyomo_puzzles.core import solvers
-
     return [name for name in solvers.names() if solvers.describe(name).available]
 
 
 # --- the checks ----------------------------------------------------------------------------
 
 def _check_contract(family) -> None:
-    from pyomo_puzzles.core.registry import contract_problems
-
-    problems = contract_problems(family)
+    problems = registry.contract_problems(family)
     assert not problems, f"family '{family.name}' breaks the contract: " + "; ".join(problems)
 
 
 def _expect_refused(data: dict, path: Path, field: str, what: str) -> None:
-    from pyomo_puzzles.core import instances
-
     try:
         instances.from_data(data, path)
     except DataError as error:
@@ -111,7 +105,7 @@ _WRONG_VALUES = ([], "not a number", 1.5, True, None, {"x": 1}, 7)
 
 def _retyped(schema: dict, data: dict, key: str) -> Any:
     """A value of another type that the family's schema refuses for `key`, or Skip."""
-    import jsonschema
+    import jsonschema  # jsonschema, 0.2 s: paid when the schema case runs, not when the kit is imported
 
     validator = jsonschema.Draft202012Validator(schema)
     for value in _WRONG_VALUES:
@@ -139,10 +133,6 @@ def _check_schema(instance) -> None:
 
 
 def _check_solve(instance, formulation: str, solver: str, time_limit: float) -> None:
-    from pyomo_puzzles import api
-
-    from pyomo_puzzles.core import solvers
-
     if solvers.is_known(solver):
         installed, detail = solvers.availability(solver)
         if not installed:
@@ -163,8 +153,6 @@ def _check_solve(instance, formulation: str, solver: str, time_limit: float) -> 
 
 
 def _check_count(instance, formulation: str, solver: str, time_limit: float) -> None:
-    from pyomo_puzzles import api
-
     expected = _known(instance)["solutions"]
     result = api.count(instance, formulation, solver, time_limit=time_limit)
     assert result.complete, f"{instance.name} [{formulation}]: the count did not finish: {result.message}"
@@ -175,8 +163,6 @@ def _check_count(instance, formulation: str, solver: str, time_limit: float) -> 
 @lru_cache(maxsize=None)
 def _solution(name: str, time_limit: float) -> dict:
     """A checked solution of a shipped instance, or Skip."""
-    from pyomo_puzzles import api
-
     record = api.solve(name, time_limit=time_limit, isolate=False)
     if record.solution is None or not record.checked:
         raise Skip(f"no checked solution of {name} to work on ({record.status})")
@@ -184,8 +170,6 @@ def _solution(name: str, time_limit: float) -> dict:
 
 
 def _instance_solution(instance, time_limit: float) -> dict:
-    from pyomo_puzzles import api
-
     if instance.path.is_file() and instance.name in api.list_instances():
         return copy.deepcopy(_solution(instance.name, time_limit))
     record = api.solve(instance, time_limit=time_limit, isolate=False)
@@ -231,38 +215,33 @@ def generic_corruptions(solution: dict) -> dict[str, dict]:
 
 
 def _check_checker(instance, time_limit: float) -> None:
-    from pyomo_puzzles.core.checking import check_solution
-
     family = instance.family
     solution = _instance_solution(instance, time_limit)
-    assert check_solution(instance, solution) == [], f"{instance.name}: the checker rejects a checked solution"
+    assert checking.check_solution(instance, solution) == [], f"{instance.name}: the checker rejects a checked solution"
     corrupt = family.corruptions or (lambda spec, s: generic_corruptions(s))
     wrong = corrupt(instance.spec, copy.deepcopy(solution))
     assert wrong, f"{instance.name}: no corrupted solutions to try"
     for what, bad in wrong.items():
-        assert check_solution(instance, bad), f"{instance.name}: the checker accepts the solution with a part {what}"
+        assert checking.check_solution(instance, bad), (
+            f"{instance.name}: the checker accepts the solution with a part {what}")
     for garbage in ({}, {"no_such_field": [1, 2]}, {key: None for key in solution}):
-        errors = check_solution(instance, garbage)
+        errors = checking.check_solution(instance, garbage)
         assert errors and all(isinstance(e, str) for e in errors), (
             f"{instance.name}: the checker accepts {garbage!r} or answers with something else than messages")
 
 
 def _check_symmetry(instance, time_limit: float) -> None:
-    from pyomo_puzzles.core.checking import check_solution
-
     family = instance.family
     solution = _instance_solution(instance, time_limit)
     images = family.symmetry()(instance.spec, solution)
     keys = {family.solution_key(image) for image in images}
     assert family.solution_key(solution) in keys, f"{instance.name}: a solution is not among its own symmetry images"
     for image in images:
-        errors = check_solution(instance, image)
+        errors = checking.check_solution(instance, image)
         assert not errors, f"{instance.name}: a symmetry image is not a solution: {errors[0]}"
 
 
 def _check_export(instance, formulation: str) -> None:
-    from pyomo_puzzles.core import export, registry
-
     form = registry.formulation(instance.family, formulation)
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder)
@@ -296,8 +275,6 @@ def conformance_cases(family: str, *, instances: Iterable[str] | None = None,
     `instances` (names or data-file paths; default: the family's shipped instances),
     `solvers` (default: every installed solver) and `formulations` (default: all of the
     family's) choose the scope; `time_limit` bounds each solve and count."""
-    from pyomo_puzzles.core import registry
-
     fam = registry.family(family)
     loaded = _instances(fam, instances)
     solver_names = list(solvers) if solvers is not None else _installed_solvers()
@@ -352,7 +329,7 @@ def check_family(family: str, **scope: Any) -> dict[str, str]:
 def conformance_tests(family: str, **scope: Any):
     """A pytest test function, parametrised with one case per check (see `conformance_cases`).
     Assign it to a name starting with ``test_`` in a test module."""
-    import pytest
+    import pytest  # pytest, 0.2 s: check_family, run outside pytest, does not load it
 
     cases = conformance_cases(family, **scope)
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pyomo_puzzles.core import counting as enumeration
-from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core import counting as enumeration, instances, run
 
 
 def test_pentominoes_3x20_has_two_solutions_up_to_symmetry():

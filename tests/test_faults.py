@@ -30,7 +30,7 @@ import pytest
 
 import pyomo_puzzles
 from pyomo_puzzles import jobs
-from pyomo_puzzles.core import run, solvers
+from pyomo_puzzles.core import isolation, run, solvers
 from pyomo_puzzles.errors import DataError
 from pyomo_puzzles.experiment import FORCE_VARIABLE, Run
 
@@ -386,7 +386,7 @@ def test_an_interrupted_solve_stops_at_once_and_leaves_a_record_saying_so(tmp_pa
 
 
 def test_the_time_limit_covers_loading_the_instance(tmp_path, monkeypatch):
-    monkeypatch.setattr(run, "GRACE_SECONDS", 2.0)  # 10 s in use; shorter here to keep the suite quick
+    monkeypatch.setattr(isolation, "GRACE_SECONDS", 2.0)  # 10 s in use; shorter here to keep the suite quick
     instance = tmp_path / "slow.yaml"
     instance.write_text(SLOW_TO_LOAD)
     started = time.perf_counter()

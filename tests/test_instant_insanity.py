@@ -16,8 +16,7 @@ import random
 
 import pytest
 
-from pyomo_puzzles.core import counting as enumeration
-from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core import counting as enumeration, instances, run
 from pyomo_puzzles.errors import DataError
 from pyomo_puzzles.families.instant_insanity import checker, design, generate, geometry, orbits
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import INSTALLED
-from pyomo_puzzles.core import counting as enumeration
-from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core import counting as enumeration, instances, run
 
 CHALLENGES = [f"packing/iq_twist/challenge_{n:02d}" for n in range(19, 69)]
 

@@ -4,8 +4,7 @@ import numpy as np
 import pyomo.environ as pyo
 import pytest
 
-from pyomo_puzzles.core import models
-from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core import instances, models, run
 from pyomo_puzzles.core.linear_form import read_linear_form
 from pyomo_puzzles.core.linear_form import compiled_linear_form as _compiled_linear_form
 from pyomo_puzzles.core.solvers import SolverSession

@@ -13,8 +13,7 @@ import itertools
 import pytest
 
 from conftest import INFEASIBLE_BOARD, INSTALLED, L_TROMINO_BOX
-from pyomo_puzzles.core import counting as enumeration
-from pyomo_puzzles.core import instances, run
+from pyomo_puzzles.core import counting as enumeration, instances, run
 from pyomo_puzzles.errors import UserError
 
 CUBE = "packing/l_tromino_cube"

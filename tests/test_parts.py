@@ -6,8 +6,7 @@ import os
 
 import pytest
 
-from pyomo_puzzles.core import processes
-from pyomo_puzzles.core import instances, parts, run
+from pyomo_puzzles.core import instances, parts, processes, run
 from pyomo_puzzles.families.rubik import checker, model_projections
 
 

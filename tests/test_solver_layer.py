@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import INSTALLED, run_cli, solver_params
-from pyomo_puzzles.core import models
-from pyomo_puzzles.core import instances, records, run, solvers
+from pyomo_puzzles.core import instances, isolation, models, records, run, solvers
 from pyomo_puzzles.solvers.cpsat import WORKER
 
 # The 12 pentominoes on 6x10 take HiGHS several seconds: hard enough to hit a 1 s limit.
@@ -59,7 +58,7 @@ def test_overrunning_run_is_killed_and_recorded(pentominoes, monkeypatch):
     # must kill it. HiGHS and CBC would stop themselves.
     if "glpk" not in [p.values[0] for p in INSTALLED if not p.marks]:
         pytest.skip("glpk not installed")
-    monkeypatch.setattr(run, "GRACE_SECONDS", 0.0)
+    monkeypatch.setattr(isolation, "GRACE_SECONDS", 0.0)
     record = run.run(pentominoes, "placement", "glpk", time_limit=0.3, isolate=True)
     assert record.status == "time_limit" and record.killed
     assert "killed" in record.message and record.wall_time < 2.0

@@ -21,6 +21,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from pyomo_puzzles.core.files import umask
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -83,7 +85,7 @@ def once(name: str, key: tuple, check: Callable[[], None]) -> None:
 
 
 def _read(entry: Path) -> dict[str, np.ndarray] | None:
-    import numpy as np
+    import numpy as np  # numpy: the registry imports this module and stays free of numpy
 
     try:
         names = sorted(p for p in os.listdir(entry) if p.endswith(".npy"))
@@ -97,9 +99,7 @@ def _read(entry: Path) -> dict[str, np.ndarray] | None:
 def _store(entry: Path, tables: dict[str, np.ndarray]) -> None:
     """Write the entry under a temporary name and rename it into place, so a reader sees a
     whole entry or none (two processes computing the same entry: the first rename wins)."""
-    import numpy as np
-
-    from pyomo_puzzles.core.files import umask
+    import numpy as np  # see _read
 
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)

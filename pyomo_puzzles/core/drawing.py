@@ -8,6 +8,7 @@ from typing import Any
 
 def new_figure(**options: Any):
     """A `matplotlib.figure.Figure` with its own Agg canvas (options as for `Figure`)."""
+    # matplotlib: only when drawing (contract.pictures is imported by every family)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import math
 from dataclasses import dataclass
@@ -234,7 +235,7 @@ def _is_number(checker, value) -> bool:
 def validator_class():
     """Draft 2020-12 where an integer is a whole number as written (``3``, not ``3.0``: the
     loaders count with it) and a number is finite (not ``.nan`` or ``.inf``)."""
-    import jsonschema
+    import jsonschema  # jsonschema: only for a file quick_schema cannot vouch for
 
     return jsonschema.validators.extend(
         jsonschema.Draft202012Validator,
@@ -247,7 +248,7 @@ def first_schema_error(data: Any, schema: dict):
     conforms. A file that `quick_schema` finds valid does not import jsonschema at all."""
     if quick_schema.conforms(data, schema):
         return None
-    import jsonschema
+    import jsonschema  # see validator_class
 
     errors = sorted(validator_class()(schema).iter_errors(data),
                     key=lambda e: (len(e.absolute_path), [str(p) for p in e.path]))
@@ -313,8 +314,6 @@ def _resolved_base(path: Path, schema: dict, within: tuple[Path, ...] = ()) -> d
 def data_digest(path: Path, _seen: frozenset = frozenset()) -> str:
     """A digest of a data file's bytes and of the files it is based on (`base`, followed as
     `merge_base` does): it changes whenever the instance's data does."""
-    import hashlib
-
     path = Path(path)
     if path.resolve() in _seen:
         raise DataError(path, "base", "the bases of this file lead back to it")

@@ -24,6 +24,7 @@ from pyomo.core.base.var import VarData
 from pyomo.core.expr.numeric_expr import (LinearExpression, MonomialTermExpression, NegationExpression,
                                           SumExpression)
 from pyomo.core.expr.numvalue import native_numeric_types
+from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 
 INFINITY = float("inf")
 
@@ -241,8 +242,6 @@ def first_use_column_order(form):
 def compiled_linear_form(model: pyo.ConcreteModel) -> LinearForm:
     """The model through Pyomo's general standard-form compiler (any linear model), with
     eliminated variables recorded; slower than `read_linear_form` on flat sums."""
-    from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
-
     form = LinearStandardFormCompiler().write(model, mixed_form=True)
     matrix, columns, cost = first_use_column_order(form)
     rhs = np.asarray(form.rhs, dtype=float)
@@ -283,7 +282,7 @@ def permuted(form: LinearForm, number: int) -> tuple[LinearForm, np.ndarray, np.
     (permuted form, row order, column order): row i of the new form is row ``rows[i]`` of
     the old one, column j is column ``columns[j]``.
     """
-    import scipy.sparse as sp
+    import scipy.sparse as sp  # scipy: only a run with --permute pays for it
 
     generator = np.random.default_rng(number)
     n_rows, n_cols = len(form.row_lower), len(form.columns)

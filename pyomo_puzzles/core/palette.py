@@ -18,7 +18,7 @@ def palette(n: int) -> list:
     """n colour-blind-safe colours (seaborn 'colorblind', extended if needed)."""
     if n <= 10:
         return _CB[:n]
-    import seaborn as sns
+    import seaborn as sns  # about 1 s (scipy, pandas): only for more than ten colours
 
     return sns.color_palette("husl", n)
 

@@ -41,7 +41,7 @@ class RunSettings:
     memory_limit_mb: resident memory of the run (solver processes included) past which it
     is stopped with status ``memory_limit`` (isolated runs only)."""
 
-    time_limit: float | None = 60.0
+    time_limit: float | None = 60
     threads: int | None = 1
     seed: int | None = None
     permutation: int = field(default=0, metadata=_FRAMEWORK)

@@ -8,15 +8,20 @@ one, its line in pyproject.toml) and nothing else.
 
 from __future__ import annotations
 
+import importlib.util
+import inspect
+import json
+import re
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable
 
+from pyomo_puzzles.core import cache
+from pyomo_puzzles.errors import UserError
+
 if TYPE_CHECKING:
     import pyomo.environ as pyo
-
-from pyomo_puzzles.errors import UserError
 
 Solution = dict[str, Any]
 """A decoded solution in the puzzle's own terms (pieces and cells), JSON-serialisable."""
@@ -95,8 +100,6 @@ class ReferenceSolver:
 
 def _solution_key(solution: Solution) -> Hashable:
     """Two solutions are the same when their JSON texts (keys sorted) are."""
-    import json
-
     return json.dumps(solution, sort_keys=True, default=str)
 
 
@@ -184,8 +187,6 @@ _REQUIRED = ("load", "check", "build_model", "model_data", "decode")
 
 def _arity_problem(hook: Any, arguments: int) -> str | None:
     """Why `hook` cannot be called with `arguments` positional arguments, or None."""
-    import inspect
-
     if not callable(hook):
         return f"is {type(hook).__name__}, not a function"
     try:
@@ -214,12 +215,8 @@ def _hook_problems(owner: Any, hooks: dict[str, int]) -> list[str]:
 def _schema_problem(schema: dict) -> str | None:
     """Why `schema` is not a valid draft 2020-12 JSON Schema, or None. A schema found valid
     is remembered in the disk cache: the check costs 12 ms per family in every process."""
-    import json
-
-    from pyomo_puzzles.core import cache
-
     def check() -> None:
-        import jsonschema
+        import jsonschema  # jsonschema: only when the disk cache has not seen this schema
 
         jsonschema.Draft202012Validator.check_schema(schema)
 
@@ -232,8 +229,6 @@ def _schema_problem(schema: dict) -> str | None:
 
 def contract_problems(family: Any) -> list[str]:
     """What is wrong with `family` against the contract (empty: nothing)."""
-    import re
-
     if not isinstance(family, Family):
         return [f"is {type(family).__name__}, not pyomo_puzzles.core.registry.Family"]
     problems = []
@@ -350,8 +345,6 @@ def generator(name: str) -> Callable[..., dict]:
 
 def foreign_generator_options(name: str, options) -> list[str]:
     """Options that the generator `name` does not take (seed and solver are set apart)."""
-    import inspect
-
     accepted = inspect.signature(generator(name)).parameters
     return [o for o in options if o not in accepted or o in ("seed", "solver")]
 
@@ -375,8 +368,6 @@ REQUIRED_FILE_HOOKS = ("build_model", "model_data", "decode")
 @lru_cache(maxsize=None)
 def _formulation_module(path: str):
     """Import a formulation file once per process (its AbstractModel is then declared once)."""
-    import importlib.util
-
     spec = importlib.util.spec_from_file_location(f"pyomo_puzzles_user_{abs(hash(path))}", path)
     module = importlib.util.module_from_spec(spec)
     try:

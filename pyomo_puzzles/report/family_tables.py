@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pyomo_puzzles.report import tables
+from pyomo_puzzles.report import statistics, tables
 
 COLUMNS = ("puzzle", "formulation", "solver", "scope", "instances", "runs", "solved", "sgm_time")
 """``scope``: ``common`` (over the instances every formulation of the family in the runs
@@ -150,8 +150,6 @@ def variability_table(runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS, p
     """Per (puzzle, formulation, solver): the SGM over all runs with a percentile bootstrap
     interval over instances (all runs of a drawn instance come along), and the median over
     instances of the spread (slowest minus fastest run) of one instance's times."""
-    from pyomo_puzzles.report import statistics
-
     timed = runs[tables._column(runs, "status") != "licence_limit"]
     frame = pd.DataFrame({"puzzle": tables._column(timed, "puzzle").astype(str),
                           "formulation": tables._column(timed, "formulation").astype(str),

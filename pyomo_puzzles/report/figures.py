@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import shutil
 import warnings
+import zlib
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -29,7 +30,11 @@ import seaborn as sns
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.text import Text
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
+from pyomo_puzzles.core import registry
+from pyomo_puzzles.core.files import write_atomic
 from pyomo_puzzles.report import tables
 
 POINTS_PER_INCH = 72.27
@@ -250,8 +255,6 @@ VIRTUAL_BEST = "virtual best"
 
 def solver_colour(solver: str) -> tuple:
     """The solver's colour: fixed for the shipped solvers, from a hash of the name otherwise."""
-    import zlib
-
     colours = sns.color_palette("colorblind", 10)
     index = SOLVER_COLOUR_INDEX.get(solver)
     if index is None:
@@ -263,8 +266,6 @@ def solver_colour(solver: str) -> tuple:
 def _family_formulations(puzzle: str) -> list[str]:
     """The family's formulations in its own order (empty if the family is not installed)."""
     try:
-        from pyomo_puzzles.core import registry
-
         return list(registry.family(puzzle).formulations)
     except Exception:  # noqa: BLE001 - a results folder may hold a family this machine lacks
         return []
@@ -433,8 +434,6 @@ def _legends(figure: Figure, style: FigureStyle, codes: Encoding, lines: bool, l
 def _plain_log_axis(axis, values=None) -> None:
     """Log-axis ticks as plain numbers (0.01, 1, 100), not 10^k or '6 x 10^1'; ticks at
     1, 2 and 5 times a power of ten where `values` span less than two decades."""
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-
     finite = np.asarray([v for v in (values if values is not None else []) if np.isfinite(v) and v > 0])
     decades = np.log10(finite.max() / finite.min()) if len(finite) else 3.0
     subs = tuple(range(1, 10)) if decades < 0.7 else (1.0, 2.0, 5.0) if decades < 2 else (1.0,)
@@ -462,8 +461,6 @@ def layout_problems(figure: Figure, style: FigureStyle) -> list[str]:
     """What breaks the style in a drawn figure: a text whose size is not the style's font
     size (or one point less, for ticks and legends), or a text or legend that reaches
     outside the figure."""
-    from matplotlib.text import Text
-
     figure.canvas.draw()
     renderer = figure.canvas.get_renderer()
     problems = []
@@ -486,8 +483,6 @@ def save_figure(figure: Figure, stem: str | Path) -> list[Path]:
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.with_name(stem.name + ".pdf"), stem.with_name(stem.name + ".png")]
-    from pyomo_puzzles.core.files import write_atomic
-
     write_atomic(paths[0], lambda tmp: figure.savefig(tmp, format="pdf", metadata={"CreationDate": None}))
     write_atomic(paths[1], lambda tmp: figure.savefig(tmp, format="png", dpi=PNG_DPI))
     figure.clear()

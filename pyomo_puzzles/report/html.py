@@ -18,7 +18,8 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from pyomo_puzzles.report import tables
+from pyomo_puzzles.core.files import write_text_atomic
+from pyomo_puzzles.report import family_tables, tables
 from pyomo_puzzles.report.compare import versions_text
 from pyomo_puzzles.report.page import flatten_environment
 
@@ -117,8 +118,6 @@ def family_summaries(runs: pd.DataFrame, summary: pd.DataFrame) -> dict[str, tup
     and the SGM time, with the sentence saying over which instances (as the LaTeX family
     tables, `family_tables.shown`). Taken from `summary` when it is
     `family_tables.family_summary`'s table, else computed from `runs` by that function."""
-    from pyomo_puzzles.report import family_tables
-
     if set(family_tables.COLUMNS) <= set(summary.columns):
         long = summary[list(family_tables.COLUMNS)]
     elif {"puzzle", "solver", "formulation", "instance"} <= set(runs.columns):
@@ -239,8 +238,6 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
 
 def _write_atomic(path: Path, text: str) -> None:
     """Write atomically with the umask's mode (see `core.files`)."""
-    from pyomo_puzzles.core.files import write_text_atomic
-
     write_text_atomic(path, text)
 
 

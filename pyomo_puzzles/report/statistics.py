@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
+from scipy.stats import wilcoxon
 
 from pyomo_puzzles.report.tables import SHIFT_SECONDS
 
@@ -133,8 +134,6 @@ def wilcoxon_p(a: TimeByInstance, b: TimeByInstance) -> float | None:
     and the normal approximation beyond. ``None`` when there are fewer than two pairs or
     every difference is zero: there is then nothing to test.
     """
-    from scipy.stats import wilcoxon
-
     times_a, times_b = _paired(a, b)
     if times_a.size < 2 or np.all(times_a == times_b):
         return None

@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pyomo_puzzles.core.files import write_text_atomic
+
 SHIFT_SECONDS = 1.0
 """Shift s (seconds) of the shifted geometric mean exp(mean(log(t + s))) - s."""
 
@@ -324,8 +326,6 @@ def fit_to_width(latex: str) -> str:
 
 def _write_text(path: Path, text: str) -> None:
     """Write atomically with the umask's mode (see `core.files`)."""
-    from pyomo_puzzles.core.files import write_text_atomic
-
     write_text_atomic(path, text)
 
 

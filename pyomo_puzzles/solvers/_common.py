@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 import sys
@@ -37,9 +39,6 @@ def quiet_stdout(active: bool = True):
     if not active:
         yield
         return
-    import contextlib
-    import io
-
     sys.stdout.flush()
     sys.stderr.flush()
     saved = {fd: os.dup(fd) for fd in (1, 2)}

@@ -23,7 +23,7 @@ import time
 def solve(mps: str, result: str, time_limit: float | None = None, threads: int = 1,
           seed: int | None = None, gap: float | None = None) -> None:
     """Solve the MPS file and write the result file."""
-    from ortools.linear_solver.python import model_builder
+    from ortools.linear_solver.python import model_builder  # OR-Tools: only ever in the worker process
 
     model = model_builder.Model()
     if not model.import_from_mps_file(mps):

@@ -16,6 +16,7 @@ Traps handled here (see the README's solver notes):
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Callable
 
@@ -38,7 +39,7 @@ class LegacySession:
         self._options, self._nodes, self._licence, self._quiet = options, nodes, licence, quiet_solver
 
     def solve(self) -> SolveOutcome:
-        import pyomo.environ as pyo
+        import pyomo.environ as pyo  # Pyomo: adapters are imported by `list`, which solves nothing
 
         opt = pyo.SolverFactory(self.factory_name)
         opt.options.update(self._options(self.settings))
@@ -57,6 +58,7 @@ class LegacySession:
         return self._outcome(results, opt, elapsed)
 
     def _outcome(self, results, opt, elapsed: float) -> SolveOutcome:
+        # Pyomo: see solve
         import pyomo.environ as pyo
         from pyomo.opt import SolutionStatus as LegacySS
 
@@ -66,8 +68,6 @@ class LegacySession:
         has_solution = claimed in usable or (
             claimed == LegacySS.stoppedByLimit and finite(results.problem.upper_bound) is not None)
         if has_solution:
-            import logging
-
             quiet = logging.getLogger("pyomo.core")  # "loading ... with an 'aborted' status" at a limit
             level, quiet.level = quiet.level, logging.ERROR
             try:
@@ -86,7 +86,7 @@ class LegacySession:
                             "" if status != "error" else f"{self.label} stopped with {tc}")
 
     def _status(self, tc, has_solution: bool, elapsed: float) -> str:
-        from pyomo.opt import TerminationCondition as LegacyTC
+        from pyomo.opt import TerminationCondition as LegacyTC  # Pyomo: see solve
 
         if tc == LegacyTC.optimal:
             return "optimal"
@@ -112,7 +112,7 @@ def bounded_subproblems(results, opt) -> int | None:
 
 
 def executable_version(label: str, factory_name: str) -> str:
-    import pyomo.environ as pyo
+    import pyomo.environ as pyo  # Pyomo: see LegacySession.solve
 
     version = pyo.SolverFactory(factory_name).version()
     return f"{label} " + ".".join(str(v) for v in (version or ())[:3])

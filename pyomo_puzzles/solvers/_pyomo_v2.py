@@ -19,6 +19,7 @@ def solve_options(settings: RunSettings) -> dict:
 
 def outcome(result, label: str, solver_time: float | None = None, nodes: float | None = None) -> SolveOutcome:
     """The result in the run record's vocabulary; the solution is loaded if there is one."""
+    # Pyomo: adapters are imported by `list`, which solves nothing
     from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
 
     has_solution = result.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible)
@@ -71,7 +72,7 @@ class Session:
         return {}
 
     def solve(self) -> SolveOutcome:
-        from pyomo.contrib.solver.common.factory import SolverFactory
+        from pyomo.contrib.solver.common.factory import SolverFactory  # Pyomo: see outcome
 
         if self._opt is None:
             self._opt = SolverFactory(self.interfaces[self.persistent])

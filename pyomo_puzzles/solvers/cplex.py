@@ -51,7 +51,7 @@ class Cplex(Adapter):
 
     def availability(self) -> tuple[bool, str]:
         try:
-            import cplex
+            import cplex  # cplex: only when asked whether CPLEX is available
         except ImportError:
             return False, "Python package 'cplex' not installed (pip install 'pyomo-puzzles[cplex]')"
         with quiet_stdout():

@@ -9,10 +9,13 @@ OR-Tools costs about half a second, more than most models take to solve).
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import json
 import logging
 import os
+import subprocess
 import sys
+import tempfile
 import time
 
 from pyomo_puzzles.contract.solvers import Adapter, Options, SolveOutcome, RunSettings, finite, register_solver
@@ -50,9 +53,6 @@ class _Worker:
         return f"the worker died (exit code {process.returncode}): {self._last_error_line()}"
 
     def _running(self):
-        import subprocess
-        import tempfile
-
         if self._process is not None and self._owner == os.getpid() and self._process.poll() is None:
             return self._process
         self._errors = tempfile.TemporaryFile(mode="w+", prefix="pyomo-puzzles-cpsat-")
@@ -87,8 +87,6 @@ class CpsatSession:
         self.model, self.settings = model, settings
 
     def solve(self) -> SolveOutcome:
-        import tempfile
-
         started = time.perf_counter()
         limit = self.settings.time_limit
         with tempfile.TemporaryDirectory(prefix="pyomo-puzzles-cpsat-") as tmp:
@@ -134,8 +132,7 @@ class Cpsat(Adapter):
                       gap="relative_gap_limit", notes="no node count")
 
     def availability(self) -> tuple[bool, str]:
-        import importlib.util
-        from importlib.metadata import version
+        from importlib.metadata import version  # 20 ms: only when asked whether OR-Tools is installed
 
         if importlib.util.find_spec("ortools") is None:
             return False, "Python package 'ortools' not installed (pip install 'pyomo-puzzles[cpsat]')"

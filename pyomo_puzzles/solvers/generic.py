@@ -19,7 +19,7 @@ class PyomoSolver(Adapter):
                       notes="generic: no option passed; the time limit is the framework's hard kill")
 
     def __init__(self, solver: str) -> None:
-        import pyomo.environ as pyo
+        import pyomo.environ as pyo  # Pyomo: adapters are imported by `list`, which solves nothing
 
         if solver not in pyo.SolverFactory:
             raise UserError(f"unknown solver 'pyomo:{solver}': Pyomo has no solver named {solver!r}")
@@ -28,7 +28,7 @@ class PyomoSolver(Adapter):
         self.summary = f"Pyomo's {solver} interface (generic adapter)"
 
     def availability(self) -> tuple[bool, str]:
-        import pyomo.environ as pyo
+        import pyomo.environ as pyo  # Pyomo: see __init__
 
         opt = pyo.SolverFactory(self.solver)
         try:

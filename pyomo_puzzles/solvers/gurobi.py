@@ -51,10 +51,10 @@ class Gurobi(Adapter):
 
     def availability(self) -> tuple[bool, str]:
         try:
-            import gurobipy
+            import gurobipy  # gurobipy: only when asked whether Gurobi is available
         except ImportError:
             return False, "Python package 'gurobipy' not installed (pip install 'pyomo-puzzles[gurobi]')"
-        from pyomo.contrib.solver.common.factory import SolverFactory
+        from pyomo.contrib.solver.common.factory import SolverFactory  # Pyomo: adapters are imported by `list`
 
         with quiet_stdout():
             licence = SolverFactory("gurobi_direct").available()

@@ -45,7 +45,7 @@ class DirectSession:
         self.model, self.settings = model, settings
 
     def solve(self) -> SolveOutcome:
-        import highspy
+        import highspy  # highspy: not when the adapters are merely imported (listing solvers)
 
         form = linear_form(self.model)
         if not form.columns:
@@ -73,7 +73,7 @@ class DirectSession:
 
 
 def _direct_outcome(highs, form: LinearForm) -> SolveOutcome:
-    import highspy
+    import highspy  # see DirectSession.solve
 
     status = highs.getModelStatus()
     info = highs.getInfo()
@@ -103,7 +103,7 @@ class PersistentSession:
         self._clock = 0.0  # HiGHS's run-time clock is cumulative over a session
 
     def solve(self) -> SolveOutcome:
-        from pyomo.contrib.solver.common.factory import SolverFactory
+        from pyomo.contrib.solver.common.factory import SolverFactory  # Pyomo: adapters are imported by `list`
 
         if self._highs is None:
             self._highs = SolverFactory("highs")
@@ -124,7 +124,7 @@ class Highs(Adapter):
 
     def availability(self) -> tuple[bool, str]:
         try:
-            import highspy
+            import highspy  # see DirectSession.solve
         except ImportError as error:  # pragma: no cover - highspy is a dependency
             return False, f"highspy cannot be imported ({error})"
         return True, "HiGHS " + highspy.Highs().version()

@@ -29,6 +29,7 @@ def scip_options(settings: RunSettings) -> dict:
 
 def constant_rows(model) -> list:
     """The active constraints whose body has no variable at all."""
+    # Pyomo: adapters are imported by `list`, which solves nothing
     import pyomo.environ as pyo
     from pyomo.core.expr.visitor import identify_variables
 
@@ -37,7 +38,7 @@ def constant_rows(model) -> list:
 
 
 def _violated(row) -> bool:
-    import pyomo.environ as pyo
+    import pyomo.environ as pyo  # see constant_rows
 
     value = pyo.value(row.body)
     return (row.has_lb() and value < pyo.value(row.lower) - 1e-9) or (
@@ -85,10 +86,10 @@ class Scip(Adapter):
 
     def availability(self) -> tuple[bool, str]:
         try:
-            import pyscipopt
+            import pyscipopt  # pyscipopt: only when asked whether SCIP is available
         except ImportError as error:
             return False, f"Python package 'pyscipopt' cannot be imported ({error})"
-        from pyomo.contrib.solver.common.factory import SolverFactory
+        from pyomo.contrib.solver.common.factory import SolverFactory  # Pyomo: see constant_rows
 
         if not SolverFactory("scip_direct").available():
             return False, f"Pyomo's scip_direct needs PySCIPOpt >= 5.5 (found {pyscipopt.__version__})"

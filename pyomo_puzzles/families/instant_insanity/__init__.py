@@ -16,13 +16,13 @@ from pyomo_puzzles.families.instant_insanity.schema import SCHEMA
 
 def _draw(puzzle, solution, path):
     """The picture hook; matplotlib is imported by the commands that draw, not by every run."""
-    from pyomo_puzzles.families.instant_insanity import picture
+    from pyomo_puzzles.families.instant_insanity import picture  # matplotlib: only when drawing
 
     picture.draw(puzzle, solution, path)
 
 
 def _design(**question):
-    from pyomo_puzzles.families.instant_insanity import design
+    from pyomo_puzzles.families.instant_insanity import design  # the census tables: only for design questions
 
     return design.run(**question)
 

@@ -37,6 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from pyomo_puzzles.contract import UserError
 from pyomo_puzzles.families.instant_insanity import geometry
 
 COLOURS = 4
@@ -273,8 +274,6 @@ def confirm(result: Answer, solver: str = "highs") -> dict:
 def run(question: int, distinct: bool = False, solver: str = "highs") -> dict:
     """The `design` command: census, answer, confirmation; a JSON-ready report."""
     if question not in QUESTIONS:
-        from pyomo_puzzles.contract import UserError
-
         raise UserError(f"no design question {question} (questions: {', '.join(map(str, QUESTIONS))})")
     data = census()
     result = answer(question, data, distinct)

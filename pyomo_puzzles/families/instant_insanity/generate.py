@@ -14,6 +14,7 @@ import random
 
 from pyomo_puzzles.contract import UserError
 from pyomo_puzzles.families.instant_insanity import geometry
+from pyomo_puzzles.families.instant_insanity.spec import MAX_CUBES
 
 COLOUR_NAMES = ("red", "green", "white", "blue", "yellow", "orange", "purple", "black", "brown",
                 "pink", "grey", "cyan")
@@ -49,8 +50,6 @@ def balanced(n: int, rng: random.Random) -> list[list[str]]:
 def instant_insanity(seed: int = 1, cubes: int = 4, unsolvable: bool = False,
                      solver: str = "highs", **_: object) -> dict:
     """An instance of `cubes` cubes (all-different question, cube order fixed)."""
-    from pyomo_puzzles.families.instant_insanity.spec import MAX_CUBES
-
     if cubes < 2:
         raise UserError("--cubes must be at least 2")
     if cubes > MAX_CUBES:  # the instance would be refused when loaded; drawing it could take hours

@@ -1,8 +1,7 @@
 """Packing puzzles: polyominoes on boards and polycubes in boxes (exact cover)."""
 
-from pathlib import Path
-
 import importlib.util
+from pathlib import Path
 
 from pyomo_puzzles.contract import Family, Formulation, ReferenceSolver, register
 from pyomo_puzzles.families.packing import (
@@ -19,7 +18,7 @@ from pyomo_puzzles.families.packing.schema import SCHEMA
 
 def _draw(puzzle, solution, path):
     """The picture hook; matplotlib is imported by the commands that draw, not by every run."""
-    from pyomo_puzzles.families.packing import picture
+    from pyomo_puzzles.families.packing import picture  # matplotlib: only when drawing
 
     picture.draw(puzzle, solution, path)
 
@@ -33,7 +32,7 @@ def _dlx_run(instance, time_limit):
 def _dlx_available() -> tuple[bool, str]:
     if importlib.util.find_spec("xcover") is None:
         return False, "Python package 'xcover' not installed (pip install 'pyomo-puzzles[dlx]')"
-    from importlib.metadata import version
+    from importlib.metadata import version  # 20 ms: only when asked whether dlx is available
 
     return True, f"xcover {version('xcover')}"
 

@@ -9,7 +9,7 @@ from pyomo_puzzles.families.rubik.schema import SCHEMA
 
 def _draw(puzzle, solution, path):
     """The picture hook; matplotlib is imported by the commands that draw, not by every run."""
-    from pyomo_puzzles.families.rubik import picture
+    from pyomo_puzzles.families.rubik import picture  # matplotlib: only when drawing
 
     picture.draw(puzzle, solution, path)
 

@@ -8,12 +8,14 @@ stickers that can move (3 bits each: 63 bits, one uint64).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from pyomo_puzzles.families.rubik import cube, cubies
+from pyomo_puzzles.contract import UserError
+from pyomo_puzzles.families.rubik import cube, cubies, middle
 from pyomo_puzzles.families.rubik.spec import GODS_NUMBER
 
 N = 2
@@ -97,8 +99,6 @@ def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
 def scramble_at_depth(metric: str, depth: int, seed: int) -> list[str]:
     """A scramble (turns of U, R, F) whose state is exactly `depth` moves from solved in
     `metric`: a random walk that takes, at each step, a move that goes one step further."""
-    import random
-
     rng = random.Random(seed)
     tab = table(metric)
     for _ in range(1000):
@@ -117,8 +117,6 @@ def scramble_at_depth(metric: str, depth: int, seed: int) -> list[str]:
 def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "highs", size: int = 2) -> dict:
     """A cube instance whose optimal solution has exactly `depth` moves in `metric`: on the
     2x2x2 from the whole table, on the 3x3x3 (depth 0-12) by meeting in the middle (`middle`)."""
-    from pyomo_puzzles.contract import UserError
-
     if metric not in METRICS:
         raise UserError(f"--metric must be htm or qtm, not {metric!r}")
     if size not in (2, 3):
@@ -140,10 +138,6 @@ def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "
 def scramble_3x3x3(metric: str, depth: int, seed: int) -> list[str]:
     """Random 3x3x3 scrambles of `depth` moves (no face turned twice in a row) until one is
     `depth` moves from solved (`middle.distance`)."""
-    import random
-
-    from pyomo_puzzles.families.rubik import middle
-
     rng = random.Random(seed)
     powers = ("", "2", "'") if metric == "htm" else ("", "'")
     for _ in range(1000):
