@@ -103,7 +103,7 @@ def test_a_record_is_kept_until_something_it_depends_on_changes(tmp_path, monkey
     generated.write_text(generated.read_text().replace("title: Instant Insanity", "title: A copy of Instant Insanity"))
     assert again() == {shipped: "kept", own: "kept", tower: "changed since the record: instance"}
 
-    monkeypatch.setattr(pyomo_puzzles, "__version__", pyomo_puzzles.__version__ + ".post1")
+    monkeypatch.setattr(pyomo_puzzles.version, "__version__", pyomo_puzzles.__version__ + ".post1")
     assert set(again().values()) == {"changed since the record: package"}
 
     real = solvers.availability

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from pyomo_puzzles.core import instances, registry, solvers
 from pyomo_puzzles.core.records import setting_names
 from pyomo_puzzles.errors import UserError
-from pyomo_puzzles.version import __version__
+from pyomo_puzzles import version
 
 if TYPE_CHECKING:
     import pandas
@@ -115,11 +115,12 @@ def _source_digest(*functions) -> str:
 def _package_versions(family: registry.Family) -> str:
     """pyomo-puzzles's version, and the version of the distribution a plugin family comes from."""
     top = family.load.__module__.split(".")[0]
+    ours = f"pyomo-puzzles {version.__version__}"
     if top == "pyomo_puzzles":
-        return f"pyomo-puzzles {__version__}"
+        return ours
     dists = metadata.packages_distributions().get(top, [])
     plugin = ", ".join(f"{d} {metadata.version(d)}" for d in dists) or top
-    return f"pyomo-puzzles {__version__}; {plugin}"
+    return f"{ours}; {plugin}"
 
 
 def run_fingerprint(item: Run, results: str, settings: dict) -> dict:
