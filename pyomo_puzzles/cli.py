@@ -25,6 +25,7 @@ def _instance(name: str):
 def cmd_list(args: argparse.Namespace) -> int:
     # yaml and the plugin registry, ~50 ms: `--help` and `--version` do not pay for them
     from pyomo_puzzles.core import instances, registry, solvers
+    from pyomo_puzzles.core.records import solver_setting_names
 
     print("Families and formulations:")
     for name, problem in registry.broken_plugins().items():
@@ -39,7 +40,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     print("Shipped instances:")
     for name in instances.shipped_instances():
         print(f"  {name}")
-    print("Solvers (time limit / threads / seed / gap: the solver's own settings; '-': it has none):")
+    settings = " / ".join(name.replace("_", " ") for name in solver_setting_names())
+    print(f"Solvers ({settings}: the solver's own settings; '-': it has none):")
     for name in solvers.names():
         info = solvers.describe(name)
         kind = "" if info.kind == "mip" else f" [{info.kind}: not a MIP solver]"

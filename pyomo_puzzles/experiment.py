@@ -48,7 +48,6 @@ from pyomo_puzzles.core import instances, registry, solvers
 from pyomo_puzzles.core.records import RunSettings
 from pyomo_puzzles.core.results import (
     SETTINGS,
-    GENERATED_DIR,
     Run,
     count_record_path,
     formulation_label,
