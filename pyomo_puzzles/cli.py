@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import math
 import os
 import sys
@@ -118,6 +117,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 def _log_progress() -> None:
     """The framework's INFO messages (a run's progress) on stderr, one line each."""
+    import logging  # logging and traceback, 5 ms: only `solve --verbose` pays for them
+
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("pyomo-puzzles: %(message)s"))
     logger = logging.getLogger("pyomo_puzzles")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from pathlib import Path
 
 TRACEBACK_VARIABLE = "PYOMO_PUZZLES_TRACEBACK"
@@ -63,6 +62,8 @@ def failure_line(error: BaseException) -> str:
     Pyomo building a model) as one line; with `TRACEBACK_VARIABLE` set, its traceback is
     printed on stderr first, for the author of that code."""
     if os.environ.get(TRACEBACK_VARIABLE):
+        import traceback  # 2 ms: only with --traceback (every command imports this module)
+
         traceback.print_exception(error, file=sys.stderr)
     text = " ".join(str(error).split())  # every line: Pyomo names the failing component on a later one
     return one_line(shortened(f"{type(error).__name__}: {text}", 600) if text else type(error).__name__)
