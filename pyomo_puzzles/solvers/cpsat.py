@@ -27,7 +27,7 @@ class _Worker:
     A process forked from this one starts its own worker (two processes must not share one
     worker's pipes). A worker that died is replaced at the next solve. It stops when this
     process closes its input, at the latest when this process ends; a run killed by
-    `core.run` takes its worker along (same process group).
+    `core.isolation` takes its worker along (same process group).
     """
 
     def __init__(self) -> None:
