@@ -29,11 +29,12 @@ from pyomo_puzzles.report.tables import (
     summary,
     summary_latex,
     write_summary,
+    wrong_answers,
 )
 
 __all__ = [
     "SHIFT_SECONDS", "FigureStyle", "all_figures", "build_report", "cactus", "cactus_data", "censored_time",
     "instance_times", "known_agreement", "performance_profile", "performance_profile_data", "performance_ratios",
     "runtime_per_instance", "scaling", "shifted_geometric_mean", "solved", "summary", "summary_latex",
-    "write_report", "write_summary",
+    "write_report", "write_summary", "wrong_answers",
 ]

@@ -104,7 +104,23 @@ def overview_html(results_dir: Path, runs: pd.DataFrame, shift: float = tables.S
     families = ", ".join(_distinct(runs, "puzzle")) or "none"
     return (f"<p>Results folder: <code>{html.escape(str(results_dir))}</code></p>\n<ul>{items}"
             f"<li>families: {html.escape(families)}</li></ul>\n"
-            f"<p>{html.escape(tables.definitions(shift, par))}</p>")
+            f"<p>{html.escape(tables.definitions(shift, par))}</p>" + wrong_answers_html(runs))
+
+
+def wrong_answers_html(runs: pd.DataFrame) -> str:
+    """The runs whose answer is wrong (`tables.wrong_answers`), or nothing."""
+    if runs.empty:
+        return ""
+    reasons = tables.wrong_answers(runs)
+    bad = runs[reasons.notna()]
+    if bad.empty:
+        return ""
+    items = "".join(f"<li>{html.escape(str(row['instance']))}: {html.escape(str(row['solver']))} / "
+                    f"{html.escape(str(row['formulation']))} says {html.escape(str(row['status']))}: "
+                    f"{html.escape(reasons[index])}</li>" for index, row in bad.iterrows())
+    count = f"{len(bad)} wrong answer" + ("" if len(bad) == 1 else "s")
+    return (f'\n<p class="wrong"><strong>{count}</strong> (not solved in any statistic or figure):</p>'
+            f"\n<ul>{items}</ul>")
 
 
 def environment_html(environment: dict) -> str:

@@ -130,16 +130,19 @@ def _overview(results_dir: Path, runs: pd.DataFrame, shift: float = tables.SHIFT
     return lines
 
 
-def _mismatches(runs: pd.DataFrame) -> list[str]:
+def _wrong_answers(runs: pd.DataFrame) -> list[str]:
+    """The runs whose answer is wrong (`tables.wrong_answers`), one line each."""
     if runs.empty:
         return []
-    bad = runs[tables.known_agreement(runs) == "mismatch"]
+    reasons = tables.wrong_answers(runs)
+    bad = runs[reasons.notna()]
     if bad.empty:
         return []
-    lines = ["", f"**{len(bad)} run(s) disagree with the instance's known answer:**", ""]
-    for row in bad.itertuples(index=False):
-        lines.append(f"- {row.instance}: {row.solver} / {row.formulation} says {row.status}"
-                     + (f" (objective {row.objective:g})" if pd.notna(getattr(row, "objective", None)) else ""))
+    lines = ["", f"**{_plural(len(bad), 'wrong answer')}** (not solved in any statistic or figure):", ""]
+    for index, row in bad.iterrows():
+        objective = f" (objective {row['objective']:g})" if pd.notna(row.get("objective")) else ""
+        lines.append(f"- {row['instance']}: {row['solver']} / {row['formulation']} says {row['status']}"
+                     f"{objective}: {reasons[index]}")
     return lines
 
 
@@ -147,14 +150,14 @@ def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, f
                  environment: dict, out: Path, counts: pd.DataFrame | None = None,
                  shift: float = tables.SHIFT_SECONDS, par: float = 1.0) -> Path:
     """Write the Markdown report to `out`: title, overview, environment table, summary table
-    (with any known-answer mismatches listed), and the figures (PNG embedded, PDF linked,
+    (with any wrong answers listed), and the figures (PNG embedded, PDF linked,
     paths relative to the page). Returns `out`."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     env_rows = pd.DataFrame(flatten_environment(environment or {}), columns=["key", "value"])
     lines = ["# Solver comparison", "", *_overview(Path(results_dir), runs, shift, par), "",
              "## Environment", "", markdown_table(env_rows) if len(env_rows) else "(not recorded)", "",
-             "## Summary", "", summary_markdown(summary) if len(summary) else "(no runs)", *_mismatches(runs), ""]
+             "## Summary", "", summary_markdown(summary) if len(summary) else "(no runs)", *_wrong_answers(runs), ""]
     if counts is not None and len(counts):
         lines += ["## Counts", "", "Solutions enumerated by no-good cuts (classes: up to the instance's "
                   "symmetry), against the instance's known figures where it has them.", "",

@@ -3,7 +3,10 @@
 Conventions (used by the figures and the report page too):
 
 * A run is *solved* iff its status is ``optimal`` and its solution passed the independent
-  checker (``checked is True``), or its status is ``infeasible`` (a proof that there is none).
+  checker (``checked is True``), or its status is ``infeasible`` (a proof that there is none),
+  and its answer is not a *wrong answer* (see `wrong_answers`: a claim that contradicts the
+  instance's known answer or a solution another run found and the checker passed). A wrong
+  answer is unsolved in every statistic and figure, counted apart and listed in the report.
 * A run's time for statistics is its ``wall_time`` if it was solved, else its time limit
   (the time is *censored* at the limit: timeouts, errors and unchecked solutions all count
   at the limit). A run without a time limit of its own uses the largest limit in the table.
@@ -32,12 +35,14 @@ OBJECTIVE_TOLERANCE = 1e-6
 """A run's objective agrees with the known one if |objective - known| <= 1e-6 * max(1, |known|)."""
 
 SUMMARY_COLUMNS = ("solver", "formulation", "runs", "instances", "solved", "timeouts", "errors",
-                   "licence_limits", "memory_limits", "sgm_time", "median_time", "known_checked", "known_mismatch")
+                   "licence_limits", "memory_limits", "sgm_time", "median_time", "known_checked", "known_mismatch",
+                   "wrong_answers")
 
 _HEADERS = {"solver": "Solver", "formulation": "Formulation", "runs": "Runs", "instances": "Instances",
             "solved": "Solved", "timeouts": "Timeouts", "errors": "Errors",
             "licence_limits": "Licence limit", "memory_limits": "Memory limit", "sgm_time": "SGM time [s]",
-            "median_time": "Median time [s]", "known_checked": "Known ok", "known_mismatch": "Known mismatch"}
+            "median_time": "Median time [s]", "known_checked": "Known ok", "known_mismatch": "Known mismatch",
+            "wrong_answers": "Wrong answers"}
 _TIME_COLUMNS = ("sgm_time", "median_time")
 
 
@@ -71,10 +76,12 @@ def _number(value) -> float:
 # --- per-run definitions -------------------------------------------------------------------
 
 def solved(runs: pd.DataFrame) -> pd.Series:
-    """Boolean per run: (status optimal and checked is True) or status infeasible."""
+    """Boolean per run: (status optimal and checked is True) or status infeasible, and not a
+    wrong answer (`wrong_answers`)."""
     status = _column(runs, "status").astype(object)
     checked = _column(runs, "checked").map(_is_true).astype(bool)
-    return ((status == "optimal") & checked) | (status == "infeasible")
+    answered = ((status == "optimal") & checked) | (status == "infeasible")
+    return answered & wrong_answers(runs).isna()
 
 
 def time_limits(runs: pd.DataFrame) -> pd.Series:
@@ -145,6 +152,31 @@ def known_agreement(runs: pd.DataFrame) -> pd.Series:
     return pd.Series([_agreement(row) for row in table.to_dict("records")], index=runs.index, dtype=object)
 
 
+def wrong_answers(runs: pd.DataFrame) -> pd.Series:
+    """Per run: why its answer is wrong, or None. A run answers when it says ``optimal`` or
+    ``infeasible``; the answer is wrong when it contradicts the instance's known answer
+    (`known_agreement` says "mismatch"), or when it says ``infeasible`` for an instance on
+    which another run found a solution that passed the independent checker."""
+    status = _column(runs, "status").astype(object)
+    checked = _column(runs, "checked").map(_is_true).astype(bool)
+    instance = _column(runs, "instance").astype(object)
+    finders: dict[str, str] = {}
+    found = checked & instance.notna()  # a table without instance names has no cross-run check
+    for name, solver, formulation in zip(instance[found], _column(runs, "solver")[found],
+                                         _column(runs, "formulation")[found]):
+        finders.setdefault(name, f"{solver} / {formulation}")
+    agreement = known_agreement(runs)
+    reasons = []
+    for index in runs.index:
+        if agreement[index] == "mismatch":
+            reasons.append("contradicts the instance's known answer")
+        elif status[index] == "infeasible" and instance[index] in finders:
+            reasons.append(f"says infeasible, but {finders[instance[index]]} found a solution the checker passed")
+        else:
+            reasons.append(None)
+    return pd.Series(reasons, index=runs.index, dtype=object)
+
+
 # --- summary -------------------------------------------------------------------------------
 
 def summary(runs: pd.DataFrame, shift: float = SHIFT_SECONDS, par: float = 1.0) -> pd.DataFrame:
@@ -156,7 +188,8 @@ def summary(runs: pd.DataFrame, shift: float = SHIFT_SECONDS, par: float = 1.0) 
     statuses), ``sgm_time`` (shifted geometric mean, shift 1 s, of the censored time over
     runs, licence-limited runs left out), ``median_time`` (median censored time, likewise),
     ``known_checked`` / ``known_mismatch`` (runs whose answer agreed / disagreed with the
-    instance's known answer, see `known_agreement`).
+    instance's known answer, see `known_agreement`), ``wrong_answers`` (runs whose answer
+    is wrong, see `wrong_answers`; they are not solved).
     """
     status = _column(runs, "status")
     table = pd.DataFrame({
@@ -168,6 +201,7 @@ def summary(runs: pd.DataFrame, shift: float = SHIFT_SECONDS, par: float = 1.0) 
     }, index=runs.index)
     agreement = known_agreement(runs)
     table["agree"], table["mismatch"] = agreement == "agree", agreement == "mismatch"
+    table["wrong"] = wrong_answers(runs).notna()
     rows = []
     for (solver, formulation), group in table.groupby(["solver", "formulation"], sort=True):
         timed = group.loc[~group["licence"], "time"]
@@ -178,6 +212,7 @@ def summary(runs: pd.DataFrame, shift: float = SHIFT_SECONDS, par: float = 1.0) 
             "licence_limits": int(group["licence"].sum()), "memory_limits": int(group["memory"].sum()),
             "sgm_time": shifted_geometric_mean(timed, shift), "median_time": float(timed.median()),
             "known_checked": int(group["agree"].sum()), "known_mismatch": int(group["mismatch"].sum()),
+            "wrong_answers": int(group["wrong"].sum()),
         })
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
 
@@ -225,7 +260,8 @@ def latex_escape(text: str) -> str:
 def definitions(shift: float = SHIFT_SECONDS, par: float = 1.0) -> str:
     """What solved, the times and the SGM mean, in plain text, for the report pages."""
     return ("A run is solved if it is optimal with a solution that passed the independent checker, or proven "
-            f"infeasible. Times are wall-clock seconds; {unsolved_treatment(par)}. SGM is the shifted geometric "
+            "infeasible, and its answer is not wrong (a wrong answer contradicts the instance's known answer or "
+            f"a solution another run found and the checker passed). Times are wall-clock seconds; {unsolved_treatment(par)}. SGM is the shifted geometric "
             f"mean exp(mean(ln(t + s))) - s with s = {shift:g} s.")
 
 
@@ -252,6 +288,7 @@ _LATEX_LAYOUT = (  # column: (group heading, column heading); grouped columns sh
     ("errors", ("Runs", "error")), ("licence_limits", ("Runs", "licence")),
     ("memory_limits", ("Runs", "memory")), ("sgm_time", ("Time [s]", "SGM")), ("median_time", ("Time [s]", "median")),
     ("known_checked", ("Known answer", "agree")), ("known_mismatch", ("Known answer", "differ")),
+    ("wrong_answers", ("", "Wrong")),
 )
 
 
