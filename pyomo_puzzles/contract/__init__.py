@@ -17,6 +17,7 @@ needs: `pyomo_puzzles.contract.modelling` (Pyomo expressions, cell symmetries),
 from pyomo_puzzles.core.cache import arrays as cached_arrays
 from pyomo_puzzles.core.checking import attach_checked_solution, check_solution
 from pyomo_puzzles.core.instances import Instance, merge_base
+from pyomo_puzzles.core.processes import cpu_seconds
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
 from pyomo_puzzles.core.registry import (
     ENTRY_POINT_GROUP,
@@ -33,4 +34,4 @@ from pyomo_puzzles.errors import DataError, UserError
 
 __all__ = ["DataError", "ENTRY_POINT_GROUP", "Family", "Formulation", "Instance", "PluginError", "ReferenceSolver",
            "RunRecord", "RunSettings", "Solution", "Stage", "UserError", "attach_checked_solution",
-           "cached_arrays", "check_solution", "contract_problems", "merge_base", "new_record", "register"]
+           "cached_arrays", "check_solution", "contract_problems", "cpu_seconds", "merge_base", "new_record", "register"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.records import RunRecord
 from pyomo_puzzles.errors import failure_line
@@ -18,9 +20,11 @@ def check_solution(instance: Instance, solution: dict) -> list[str]:
 
 def attach_checked_solution(record: RunRecord, instance: Instance, solution: dict) -> None:
     """Put `solution` on the record with the independent checker's verdict; a solution that
-    fails the check turns the run into an error."""
+    fails the check turns the run into an error. The check's time is `check_time`."""
+    started = time.perf_counter()
     record.solution = solution
     record.check_errors = check_solution(instance, solution)
+    record.check_time = time.perf_counter() - started
     record.checked = not record.check_errors
     if not record.checked:
         record.status = "error"

@@ -35,6 +35,7 @@ class PartResult:
     solver_time: float = 0.0
     nodes: int = 0
     build_time: float = 0.0
+    decode_time: float = 0.0
     solved: bool = True  # False: not started, the time limit had run out
 
 
@@ -47,9 +48,10 @@ def solve_part(form: registry.Formulation, part, solve: Callable, time_left: Cal
     model = instantiate(form, part)
     build_time = time.perf_counter() - built
     outcome = solve(model, time_left())
+    decoding = time.perf_counter()
     solution = form.decode(part, model) if outcome.has_solution else None
     return PartResult(outcome.status, outcome.message, solution, outcome.solver_time or 0.0, outcome.nodes or 0,
-                      build_time)
+                      build_time, time.perf_counter() - decoding)
 
 
 def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formulation, solve: Callable,
@@ -60,7 +62,7 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
     def one(part) -> PartResult:
         return solve_part(form, part, solve, time_left)
 
-    solver_time, build_time, nodes, models, settled, objectives = 0.0, 0.0, 0, 0, 0, []
+    solver_time, build_time, decode_time, nodes, models, settled, objectives = 0.0, 0.0, 0.0, 0, 0, 0, []
     record.status, found = "infeasible", None
     for stage in form.stages(instance.spec):
         objectives.append(stage.objective)
@@ -72,6 +74,7 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
             models += answer.solved
             solver_time += answer.solver_time
             build_time += answer.build_time
+            decode_time += answer.decode_time
             nodes += answer.nodes
             if answer.solution is not None:
                 found = answer.solution
@@ -88,7 +91,7 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
             break
     if record.status == "infeasible":
         record.bound = None
-    record.solver_time, record.build_time, record.nodes = solver_time, build_time, nodes
+    record.solver_time, record.build_time, record.decode_time, record.nodes = solver_time, build_time, decode_time, nodes
     span = f"{objectives[0]:g}..{objectives[-1]:g}" if objectives else "none"
     summary = f"{len(objectives)} stages (objective {span}): {models} models solved, {settled} parts settled without a solver"
     record.message = summary + (f"; {record.message}" if record.message else "")

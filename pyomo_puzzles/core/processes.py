@@ -75,6 +75,22 @@ def group_rss_mb(group: int) -> float:
     return sum(_status_kb(pid, b"VmRSS:") for pid in group_members(group)) / 1024
 
 
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user and system) of this process, of the processes it started and waited
+    for (solver executables), and of the helper processes of its group still running (the
+    CP-SAT worker): take the difference of two readings for a span of time."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    waited = resource.getrusage(resource.RUSAGE_CHILDREN)
+    ticks = 0
+    for pid, fields in process_stats():
+        if int(fields[2]) == os.getpgrp() and pid != os.getpid():
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime of a live helper
+    return own.ru_utime + own.ru_stime + waited.ru_utime + waited.ru_stime + ticks / _TICKS
+
+
 def own_peak_memory_mb() -> float:
     """This process's peak resident memory plus the largest peak of the processes it started
     and waited for (solver executables), plus the peak of any helper process of its group

@@ -78,6 +78,9 @@ class RunRecord:
     load_time: float | None = None
     build_time: float | None = None
     solver_time: float | None = None
+    decode_time: float | None = None
+    check_time: float | None = None
+    cpu_time: float | None = None
     nodes: int | None = None
     checked: bool | None = None
     solution: dict | None = None
@@ -153,7 +156,14 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                       "description": "reading and validating the data file and declaring the formulation's "
                       "AbstractModel (once per process), before wall_time starts (the time limit covers it)"},
         "build_time": {"type": ["number", "null"], "description": "Pyomo: data to concrete model"},
-        "solver_time": {"type": ["number", "null"], "description": "as reported by the solver interface"},
+        "solver_time": {"type": ["number", "null"],
+                        "description": "the solver's own clock (null where the solver reports no time of its own)"},
+        "decode_time": {"type": ["number", "null"],
+                        "description": "reading the solved model into the puzzle's terms (the formulation's decode)"},
+        "check_time": {"type": ["number", "null"], "description": "the independent checker"},
+        "cpu_time": {"type": ["number", "null"],
+                     "description": "CPU seconds (user and system) over wall_time, of the run's process and the "
+                     "solver processes it started"},
         "nodes": {"type": ["integer", "null"], "description": "branch-and-bound nodes, null if the solver does not say"},
         "checked": {
             "type": ["boolean", "null"],

@@ -18,6 +18,7 @@ from pyomo_puzzles.core.checking import attach_checked_solution
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.isolation import GRACE_SECONDS, Interrupted, Say, run_isolated
 from pyomo_puzzles.core.models import abstract_model, build_model, choose_formulation
+from pyomo_puzzles.core.processes import cpu_seconds
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
 from pyomo_puzzles.core.warmup import blas_threads, prepared_process
 from pyomo_puzzles.errors import UserError, failure_line
@@ -69,6 +70,7 @@ def _load_and_run(source: Instance | str | Path, formulation: str | None, solver
         load_time = time.perf_counter() - started
         record = method.run(instance, None if left is None else max(left, 0.01))
         record.load_time, record.host = load_time, record.host or socket.gethostname()
+        record.time_limit = settings.time_limit  # the limit set, not what was left of it after loading
         return record
     return _run_formulation(instance, method, solver, settings, started)
 
@@ -122,7 +124,7 @@ def _run_formulation(instance: Instance, form: registry.Formulation, solver: str
         abstract_model(form)  # declared once per process: load_time holds it, not wall_time
     except Exception:  # noqa: BLE001 - raised again, and recorded, where the run builds its model
         pass
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), cpu_seconds()
     record.load_time = began - started
     try:
         record.solver_version = solvers.require(solver)
@@ -142,6 +144,7 @@ def _run_formulation(instance: Instance, form: registry.Formulation, solver: str
         record.status = "error"
         record.message = failure_line(error)
     record.wall_time = time.perf_counter() - began
+    record.cpu_time = cpu_seconds() - cpu
     record.gap = solvers.relative_gap(record.objective, record.bound)
     return record
 
@@ -158,7 +161,10 @@ def _solve_once(record: RunRecord, instance: Instance, form: registry.Formulatio
     record.objective, record.bound = outcome.objective, outcome.bound
     record.solver_time, record.nodes = outcome.solver_time, outcome.nodes
     if outcome.has_solution:
-        attach_checked_solution(record, instance, form.decode(instance.spec, model))
+        decoding = time.perf_counter()
+        solution = form.decode(instance.spec, model)
+        record.decode_time = time.perf_counter() - decoding
+        attach_checked_solution(record, instance, solution)
 
 
 def _session_maker(solver: str, settings: RunSettings) -> Callable:

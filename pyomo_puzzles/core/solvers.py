@@ -24,7 +24,8 @@ The contract, written down once:
 * An adapter that runs an executable names it in ``executable`` (its path and package are
   recorded with the results).
 * ``objective`` and ``bound`` are None where the solver gives none; ``nodes`` is None
-  where it does not count them; ``solver_time`` is the solver's own clock where it has one.
+  where it does not count them; ``solver_time`` is the solver's own clock, None where it has
+  none (never the framework's clock around the call).
 
 `SolverSession` is what the rest of the framework uses: it looks the adapter up, applies a
 permutation of rows and columns (`core.linear_form.permuted`) when one is asked for, and
@@ -62,7 +63,8 @@ class SolveOutcome:
     has_solution: bool
     objective: float | None
     bound: float | None
-    solver_time: float
+    solver_time: float | None
+    """The solver's own clock; None where the solver reports no time of its own."""
     nodes: int | None
     message: str = ""
 

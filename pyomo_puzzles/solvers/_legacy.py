@@ -51,8 +51,8 @@ class LegacySession:
             elapsed = time.perf_counter() - started
             message = self._licence(error) if self._licence else None
             if message:
-                return SolveOutcome("licence_limit", False, None, None, elapsed, None, message)
-            return SolveOutcome("error", False, None, None, elapsed, None,
+                return SolveOutcome("licence_limit", False, None, None, None, None, message)
+            return SolveOutcome("error", False, None, None, None, None,
                                 f"{self.label} failed: {first_line(error)}")
         elapsed = time.perf_counter() - started
         return self._outcome(results, opt, elapsed)
@@ -80,7 +80,7 @@ class LegacySession:
         objectives = list(self.model.component_data_objects(pyo.Objective, active=True))
         if objectives and objectives[0].sense == pyo.maximize:
             incumbent, bound = bound, incumbent
-        solver_time = finite(getattr(results.solver, "wallclock_time", None)) or elapsed
+        solver_time = finite(getattr(results.solver, "wallclock_time", None))  # None: the solver tells none
         return SolveOutcome(status, has_solution, incumbent if has_solution else None, bound, solver_time,
                             self._nodes(results, opt) if self._nodes else None,
                             "" if status != "error" else f"{self.label} stopped with {tc}")

@@ -41,7 +41,7 @@ def outcome(result, label: str, solver_time: float | None = None, nodes: float |
         status=status, has_solution=has_solution,
         objective=finite(result.incumbent_objective) if has_solution else None,
         bound=finite(result.objective_bound),
-        solver_time=solver_time if solver_time is not None else float(result.timing_info.wall_time),
+        solver_time=solver_time,  # the solver's own clock; None where it tells none (never Pyomo's clock)
         nodes=int(nodes) if nodes is not None and nodes >= 0 else None,
         message="" if status != "error" else f"{label} stopped with {tc.name}",
     )

@@ -55,7 +55,15 @@ from dataclasses import dataclass
 import numpy as np
 import xcover
 
-from pyomo_puzzles.contract import Instance, RunRecord, RunSettings, UserError, attach_checked_solution, new_record
+from pyomo_puzzles.contract import (
+    Instance,
+    RunRecord,
+    RunSettings,
+    UserError,
+    attach_checked_solution,
+    cpu_seconds,
+    new_record,
+)
 from pyomo_puzzles.families.packing.model_placement import placement_entry
 from pyomo_puzzles.families.packing.orbits import solution_key, symmetry_images
 from pyomo_puzzles.families.packing.spec import PackingSpec, Placement
@@ -298,7 +306,7 @@ def run_record(instance: Instance, time_limit: float | None = None) -> RunRecord
     """
     record = new_record(instance.puzzle, instance.name, FORMULATION, SOLVER,
                         RunSettings(time_limit=time_limit, threads=1), solver_version=library_version())
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     try:
         if time_limit is None:
             found = _find_one(instance.spec)
@@ -320,4 +328,5 @@ def run_record(instance: Instance, time_limit: float | None = None) -> RunRecord
         record.status = "error"
         record.message = f"{type(error).__name__}: {error}".splitlines()[0]
     record.wall_time = time.perf_counter() - started
+    record.cpu_time = cpu_seconds() - cpu
     return record
