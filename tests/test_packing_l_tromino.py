@@ -52,8 +52,11 @@ def test_solves_to_a_checked_tiling(cube, formulation, solver):
     assert record.status == "optimal", record.message
     assert record.checked is True and record.check_errors == []
     _assert_is_tiling(record.solution)
-    assert record.solver_version and record.wall_time >= record.solver_time > 0
-    assert record.build_time > 0
+    assert record.solver_version and record.build_time > 0
+    if solver == "glpk":  # glpsol tells Pyomo no solve time: the record leaves it empty (issue 28)
+        assert record.solver_time is None
+    else:
+        assert record.wall_time >= record.solver_time > 0
 
 
 @pytest.mark.parametrize("solver", INSTALLED)
