@@ -150,6 +150,9 @@ def solve_batch(smk: Any) -> None:
                     print(f"{path}: {stop.record.message}", flush=True)
                     raise
                 _write_record(path, record, fingerprint)
+                if record.startup_time:
+                    print(f"{item.solver}: one-off start-up {record.startup_time:.2f} s, paid once by this batch's "
+                          "process before its runs' clocks (the record of this run says so)", flush=True)
                 print(f"{path}: {' '.join(filter(None, [record.status, record.message]))} ({why})", flush=True)
             done.append(str(path))
         sources = {entry["instance"]: entry["source"] for entry in smk.params.runs if entry.get("source")}

@@ -76,6 +76,7 @@ class RunRecord:
     bound: float | None = None
     wall_time: float | None = None
     load_time: float | None = None
+    startup_time: float | None = None
     build_time: float | None = None
     solver_time: float | None = None
     decode_time: float | None = None
@@ -155,6 +156,12 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "load_time": {"type": ["number", "null"],
                       "description": "reading and validating the data file and declaring the formulation's "
                       "AbstractModel (once per process), before wall_time starts (the time limit covers it)"},
+        "startup_time": {"type": ["number", "null"],
+                         "description": "the solver's one-off start-up (imports, licence check, deferred imports "
+                         "of its interface) paid by this run's process before the run's clock started: its "
+                         "seconds on the first run of a process, 0 on the runs after it (they inherit it), null "
+                         "for a solver that declares none (its imports happen while the run loads, in load_time) "
+                         "and for a reference solver"},
         "build_time": {"type": ["number", "null"], "description": "Pyomo: data to concrete model"},
         "solver_time": {"type": ["number", "null"],
                         "description": "the solver's own clock (null where the solver reports no time of its own)"},

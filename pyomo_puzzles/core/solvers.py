@@ -38,6 +38,7 @@ included (declared in pyproject.toml): this module imports none of them.
 from __future__ import annotations
 
 import math
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -70,7 +71,7 @@ class SolveOutcome:
 
 
 class Session(Protocol):
-    settings: SolverSettings
+    settings: RunSettings
 
     def solve(self) -> SolveOutcome: ...
 
@@ -122,8 +123,15 @@ class Adapter(ABC):
         """(True, version string) or (False, the reason the solver cannot be used)."""
 
     @abstractmethod
-    def session(self, model, settings: SolverSettings, persistent: bool = False) -> Session:
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> Session:
         """A session that solves `model` (see the module docstring)."""
+
+    def warm_up(self) -> None:
+        """What the solver needs once per process beyond `availability` (which imports its
+        package and checks its licence), e.g. a deferred import of its Pyomo interface that
+        would otherwise land in every run's clock; done once before any run (`start_up`) and
+        inherited by forked runs. An adapter that defines it gets its availability checked
+        then too. Default: nothing (the check happens while each run loads)."""
 
 
 _ADAPTERS: dict[str, Adapter] = {}
@@ -214,6 +222,30 @@ def require(name: str) -> str:
     if not ok:
         raise SolverUnavailable(f"solver '{name}' is not available: {detail}")
     return detail
+
+
+_STARTED: set[str] = set()
+
+
+def start_up(name: str) -> float | None:
+    """Pay solver `name`'s one-off start-up in this process, for an adapter that declares one
+    (`Adapter.warm_up`): its availability check (imports, licence) and its warm-up. Returns
+    the seconds it took now, 0.0 when this process paid it before (forked runs inherit it),
+    None for an adapter without a warm-up or a solver that is not available (the run says
+    why). Without a warm-up the availability check stays in each run's loading, where it costs
+    less: a library loaded before the fork makes the forked run's first touches of its pages
+    copy-on-write faults inside the run's clock (HiGHS: 5 ms a run, `benchmarks/startup.py`)."""
+    if name in _STARTED:
+        return 0.0
+    found = adapter(name)
+    if type(found).warm_up is Adapter.warm_up:
+        return None
+    started = time.perf_counter()
+    if not availability(name)[0]:
+        return None
+    found.warm_up()
+    _STARTED.add(name)
+    return time.perf_counter() - started
 
 
 NO_VALUE = 1e30

@@ -64,5 +64,14 @@ class Gurobi(Adapter):
         limited = " (size-limited licence)" if licence.name == "LimitedLicense" else ""
         return True, f"Gurobi {version}{limited}"
 
+    def warm_up(self) -> None:
+        """Pyomo's Gurobi interface hands the model over through its standard-form writer,
+        whose first use finalises Pyomo's deferred scipy import (scipy.stats among it): 1 to
+        2 s, paid by every forked run unless paid here once."""
+        from pyomo.common.dependencies import scipy_available  # Pyomo: see availability
+        from pyomo.repn.plugins import standard_form  # noqa: F401 - the writer itself, 0.25 s
+
+        bool(scipy_available)  # resolves the deferred import and its finalisation
+
     def session(self, model, settings: RunSettings, persistent: bool = False) -> GurobiSession:
         return GurobiSession(model, settings, persistent)
