@@ -31,6 +31,7 @@ import json
 import math
 import os
 import platform
+import random
 import re
 import socket
 import subprocess
@@ -117,7 +118,7 @@ def lock_results(results: str):
     return handle
 
 
-DEFAULTS = {"batch": 8, "results": "results", "figures": {}, "statistics": {}, "seeds": [None], "permutations": [0],
+DEFAULTS = {"batch": 8, "order_seed": 1, "results": "results", "figures": {}, "statistics": {}, "seeds": [None], "permutations": [0],
             "repeats": 1, **{f.name: f.default for f in fields(RunSettings) if f.name in SETTINGS}}
 """What a configuration that leaves a key out gets (the schema states the same defaults; the
 run settings' defaults are `RunSettings`'s)."""
@@ -434,13 +435,19 @@ def drawable_instances(runs: list[Run]) -> list[str]:
     return [name for name in shipped if registry.family(name.split("/", 1)[0]).draw is not None]
 
 
-def batches(runs: list[Run], size: int) -> list[list[Run]]:
+def batches(runs: list[Run], size: int, order_seed: int = 1) -> list[list[Run]]:
     """The runs in groups of at most `size`, dealt out in turn (run i goes to batch i mod
     the number of batches). Consecutive runs are the same instance on other solvers, so a
     slow instance (a 3x3x3 cube, a big tower) is spread over many batches instead of filling
-    one batch that then runs alone at the end while the other cores wait."""
+    one batch that then runs alone at the end while the other cores wait.
+
+    Within a batch the runs come in a random order drawn from `order_seed` (the
+    configuration's ``order_seed``, recorded with it in ``environment.json``), so that warm
+    caches, the one-off start-up and the machine's thermal state favour no solver or
+    formulation by where it comes in the matrix; the same seed gives the same order."""
     count = -(-len(runs) // size)
-    return [runs[i::count] for i in range(count)]
+    dealt = [runs[i::count] for i in range(count)]
+    return [random.Random(f"{order_seed}:{i}").sample(batch, len(batch)) for i, batch in enumerate(dealt)]
 
 
 def parquet_available(report=print) -> bool:
