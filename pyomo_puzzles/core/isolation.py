@@ -27,7 +27,7 @@ solver's own limit is soft, and Pyomo's build and hand-over are not covered by i
 MEMORY_POLL_SECONDS = 0.1
 """How often an isolated run's resident memory is measured (for its peak and its limit)."""
 
-_log = logging.getLogger("pyomo_puzzles.core.run")
+_log = logging.getLogger(__name__)
 """An isolated run's progress at INFO (`pyomo-puzzles solve --verbose` shows it)."""
 
 Say = Callable[[str, dict], None]

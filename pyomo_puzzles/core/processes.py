@@ -33,6 +33,13 @@ def group_members(group: int) -> list[int]:
     return [pid for pid, fields in process_stats() if int(fields[2]) == group]
 
 
+def _helpers() -> Iterator[tuple[int, list[bytes]]]:
+    """(pid, stat fields) of the other live processes of this process's group (helpers such
+    as the CP-SAT worker, and solver executables still running)."""
+    group, me = os.getpgrp(), os.getpid()
+    return ((pid, fields) for pid, fields in process_stats() if int(fields[2]) == group and pid != me)
+
+
 def descendants(pid: int) -> list[int]:
     """Every live process started by `pid`, and by those, and so on."""
     children: dict[int, list[int]] = {}
@@ -84,10 +91,7 @@ def cpu_seconds() -> float:
     CP-SAT worker): take the difference of two readings for a span of time."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     waited = resource.getrusage(resource.RUSAGE_CHILDREN)
-    ticks = 0
-    for pid, fields in process_stats():
-        if int(fields[2]) == os.getpgrp() and pid != os.getpid():
-            ticks += int(fields[11]) + int(fields[12])  # utime, stime of a live helper
+    ticks = sum(int(fields[11]) + int(fields[12]) for _, fields in _helpers())  # utime, stime
     return own.ru_utime + own.ru_stime + waited.ru_utime + waited.ru_stime + ticks / _TICKS
 
 
@@ -97,5 +101,5 @@ def own_peak_memory_mb() -> float:
     still running (the CP-SAT worker)."""
     self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    helpers_kb = sum(_status_kb(pid, b"VmHWM:") for pid in group_members(os.getpgrp()) if pid != os.getpid())
+    helpers_kb = sum(_status_kb(pid, b"VmHWM:") for pid, _ in _helpers())
     return (self_kb + children_kb + helpers_kb) / 1024

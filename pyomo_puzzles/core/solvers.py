@@ -44,11 +44,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, ClassVar, Protocol
 
-from pyomo_puzzles.core.records import SOLVER_STATUSES, RunSettings, solver_setting_names
+from pyomo_puzzles.core.records import RunSettings, solver_setting_names
 from pyomo_puzzles.errors import SolverUnavailable, UserError
-
-STATUSES = SOLVER_STATUSES
-"""What a solver can say (defined once, in `core.records`)."""
 
 SolverSettings = RunSettings
 """What the framework asks of a solver: the run's settings (`core.records.RunSettings`)."""

@@ -78,10 +78,19 @@ def _number(value) -> float:
 def solved(runs: pd.DataFrame) -> pd.Series:
     """Boolean per run: (status optimal and checked is True) or status infeasible, and not a
     wrong answer (`wrong_answers`)."""
+    return _answered(runs) & wrong_answers(runs).isna()
+
+
+def _answered(runs: pd.DataFrame) -> pd.Series:
+    """Boolean per run: status optimal and checked is True, or status infeasible."""
     status = _column(runs, "status").astype(object)
     checked = _column(runs, "checked").map(_is_true).astype(bool)
-    answered = ((status == "optimal") & checked) | (status == "infeasible")
-    return answered & wrong_answers(runs).isna()
+    return ((status == "optimal") & checked) | (status == "infeasible")
+
+
+def _censored(runs: pd.DataFrame, is_solved: pd.Series, par: float) -> pd.Series:
+    wall = pd.to_numeric(_column(runs, "wall_time"), errors="coerce").astype(float)
+    return wall.where(is_solved, par * time_limits(runs))
 
 
 def time_limits(runs: pd.DataFrame) -> pd.Series:
@@ -94,8 +103,7 @@ def time_limits(runs: pd.DataFrame) -> pd.Series:
 def censored_time(runs: pd.DataFrame, par: float = 1.0) -> pd.Series:
     """Seconds per run for statistics: wall_time if the run was solved, else `par` times its
     time limit (1: at the limit; 10: PAR10, as SAT competitions count unsolved runs)."""
-    wall = pd.to_numeric(_column(runs, "wall_time"), errors="coerce").astype(float)
-    return wall.where(solved(runs), par * time_limits(runs))
+    return _censored(runs, solved(runs), par)
 
 
 def unsolved_treatment(par: float = 1.0) -> str:
@@ -152,11 +160,12 @@ def known_agreement(runs: pd.DataFrame) -> pd.Series:
     return pd.Series([_agreement(row) for row in table.to_dict("records")], index=runs.index, dtype=object)
 
 
-def wrong_answers(runs: pd.DataFrame) -> pd.Series:
+def wrong_answers(runs: pd.DataFrame, agreement: pd.Series | None = None) -> pd.Series:
     """Per run: why its answer is wrong, or None. A run answers when it says ``optimal`` or
     ``infeasible``; the answer is wrong when it contradicts the instance's known answer
     (`known_agreement` says "mismatch"), or when it says ``infeasible`` for an instance on
-    which another run found a solution that passed the independent checker."""
+    which another run found a solution that passed the independent checker. `agreement` is
+    `known_agreement(runs)` where the caller has it already."""
     status = _column(runs, "status").astype(object)
     checked = _column(runs, "checked").map(_is_true).astype(bool)
     instance = _column(runs, "instance").astype(object)
@@ -165,7 +174,7 @@ def wrong_answers(runs: pd.DataFrame) -> pd.Series:
     for name, solver, formulation in zip(instance[found], _column(runs, "solver")[found],
                                          _column(runs, "formulation")[found]):
         finders.setdefault(name, f"{solver} / {formulation}")
-    agreement = known_agreement(runs)
+    agreement = known_agreement(runs) if agreement is None else agreement
     reasons = []
     for index in runs.index:
         if agreement[index] == "mismatch":
@@ -192,16 +201,17 @@ def summary(runs: pd.DataFrame, shift: float = SHIFT_SECONDS, par: float = 1.0) 
     is wrong, see `wrong_answers`; they are not solved).
     """
     status = _column(runs, "status")
+    agreement = known_agreement(runs)
+    wrong = wrong_answers(runs, agreement).notna()
+    is_solved = _answered(runs) & ~wrong  # `solved`, the known answers read once
     table = pd.DataFrame({
         "solver": _column(runs, "solver").astype(str), "formulation": _column(runs, "formulation").astype(str),
-        "instance": _column(runs, "instance"), "solved": solved(runs),
+        "instance": _column(runs, "instance"), "solved": is_solved,
         "timeout": status == "time_limit", "error": status == "error",
         "licence": status == "licence_limit", "memory": status == "memory_limit",
-        "time": censored_time(runs, par),
+        "time": _censored(runs, is_solved, par),
+        "agree": agreement == "agree", "mismatch": agreement == "mismatch", "wrong": wrong,
     }, index=runs.index)
-    agreement = known_agreement(runs)
-    table["agree"], table["mismatch"] = agreement == "agree", agreement == "mismatch"
-    table["wrong"] = wrong_answers(runs).notna()
     rows = []
     for (solver, formulation), group in table.groupby(["solver", "formulation"], sort=True):
         timed = group.loc[~group["licence"], "time"]
