@@ -241,48 +241,49 @@ def write_report(smk: Any) -> None:
 
 
 def _write_report(smk: Any) -> None:
-    from pyomo_puzzles.report import family_tables, figures, html, page, tables  # pandas, matplotlib: report job only
+    from pyomo_puzzles.report import (  # pandas, matplotlib: report job only
+        catalogue, family_tables, figures, html, page, scores, tables)
+    from pyomo_puzzles.report.measure import Statistics  # as above
 
     paths = [p for manifest in smk.input.manifests for p in json.loads(Path(manifest).read_text())["records"]]
     runs = runs_table(paths, smk.params.results)
     if "parquet" in smk.output.keys():
         _write_table(runs, smk.output.parquet, "to_parquet")
     _write_table(runs, smk.output.csv, "to_csv")
-    stats = dict(smk.params.statistics)
-    shift, par = stats["shift"], stats["par"]
-    summary = tables.summary(runs, shift, par)
-    tables.write_summary(summary, smk.output.summary_csv, smk.output.summary_tex,
-                         caption=tables.summary_caption(shift, par))
+    stats = Statistics.from_config(smk.params.statistics)
+    summary = tables.summary(runs, stats)
+    tables.write_summary(summary, smk.output.summary_csv, smk.output.summary_tex, statistics=stats)
     labels = dict(smk.params.style).get("labels") or {}
     table_dir = Path(smk.output.summary_csv).parent
-    family_tables.write_family_tables(runs, table_dir, shift, par, labels)
-    family_tables.write_variability(runs, table_dir, shift, par, stats["resamples"], stats["level"])
-    comparison = _comparison(smk.params.compare_with, smk.params.results, shift, table_dir)
+    family_tables.write_family_tables(runs, table_dir, stats, labels)
+    family_tables.write_variability(runs, table_dir, stats)
+    scores.write_scores(runs, table_dir, stats)
+    comparison = _comparison(smk.params.compare_with, smk.params.results, stats, table_dir)
     style = figures.FigureStyle(**dict(smk.params.style))
     out = Path(smk.output.figures).parent
     drawn = []
     timed = runs[runs["status"] != "licence_limit"]  # a refused licence says nothing about speed
-    for name, draw in figures.FIGURES:
-        drawn += [Path(p) for p in draw(timed, style, out / name)]
+    for name, draw in catalogue.FIGURES:
+        drawn += [Path(p) for p in draw(timed, style, out / name, stats)]
     write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn]})
     counts = counts_table(list(smk.input.counts))
     _write_table(counts, smk.output.counts, "to_csv")
     env = json.loads(Path(smk.input.environment).read_text())
     page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report),
-                      counts=counts if len(counts) else None, shift=shift, par=par)
+                      counts=counts if len(counts) else None, stats=stats)
     pictures = [Path(p) for p in smk.input.pictures]  # this experiment's, not every file in the folder
-    html.write_html(Path(smk.params.results), runs, family_tables.family_summary(runs, shift, par), drawn, env,
+    html.write_html(Path(smk.params.results), runs, family_tables.family_summary(runs, stats), drawn, env,
                     Path(smk.output.html), counts=counts if len(counts) else None, comparison=comparison,
-                    pictures=pictures, shift=shift, par=par)
+                    pictures=pictures, stats=stats)
 
 
-def _comparison(other: str | None, results: str, shift: float, table_dir: Path):
+def _comparison(other: str | None, results: str, stats, table_dir: Path):
     """With `compare_with` configured: this experiment against that results folder, written
     to tables/comparison.csv and .tex (None without it)."""
     if not other:
         return None
     from pyomo_puzzles.report import compare  # as in _write_report
 
-    table = compare.compare_folders(other, results, shift=shift)
+    table = compare.compare_folders(other, results, stats)
     compare.write_comparison(table, table_dir / "comparison.csv", table_dir / "comparison.tex")
     return table

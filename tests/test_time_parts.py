@@ -43,7 +43,9 @@ def test_cpu_time_counts_the_solver_executable() -> None:
         pytest.skip("cbc not installed")
     record = pp.solve("packing/pentominoes/3x20", "placement", "cbc", threads=1)
     assert record.status == "optimal" and record.solver_time > 0.5
-    assert record.cpu_time >= 0.8 * record.solver_time
+    # CBC's clock is its wall clock, which a busy machine stretches: compare with what the
+    # framework's own process could spend (writing the LP and reading the answer: 0.1 s)
+    assert record.cpu_time >= 0.5
 
 
 def test_a_formulation_in_stages_sums_its_decoding() -> None:

@@ -32,7 +32,8 @@ class PartResult:
     status: str
     message: str | None = None
     solution: dict | None = None
-    solver_time: float = 0.0
+    solver_time: float | None = 0.0
+    """The solver's own clock; None where the solver reports no time of its own."""
     nodes: int = 0
     build_time: float = 0.0
     decode_time: float = 0.0
@@ -50,7 +51,7 @@ def solve_part(form: registry.Formulation, part, solve: Callable, time_left: Cal
     outcome = solve(model, time_left())
     decoding = time.perf_counter()
     solution = form.decode(part, model) if outcome.has_solution else None
-    return PartResult(outcome.status, outcome.message, solution, outcome.solver_time or 0.0, outcome.nodes or 0,
+    return PartResult(outcome.status, outcome.message, solution, outcome.solver_time, outcome.nodes or 0,
                       build_time, time.perf_counter() - decoding)
 
 
@@ -72,7 +73,8 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
         answers = results(stage.parts if found is None else [], one, workers)
         for answer in answers:
             models += answer.solved
-            solver_time += answer.solver_time
+            solver_time = None if solver_time is None or answer.solver_time is None \
+                else solver_time + answer.solver_time  # one part without a clock: the run has none
             build_time += answer.build_time
             decode_time += answer.decode_time
             nodes += answer.nodes

@@ -3,7 +3,8 @@ than A, how sure is that, and did any answer change?
 
 Only instances run in both folders (with the same puzzle, formulation and solver) are
 compared, as pairs. Per instance the time is the shifted geometric mean over its runs
-(seeds, permutations, repeats) of the censored time of `pyomo_puzzles.report.tables`:
+(seeds, permutations, repeats) of the censored time of `pyomo_puzzles.report.tables` by the
+chosen measure (`pyomo_puzzles.report.measure`; the solver's own time by default):
 unsolved runs count at their time limit, runs refused by a size-limited licence are left
 out. The ratio is SGM(B) / SGM(A) over the paired instances (above 1: B is slower), with a
 percentile bootstrap interval over instances and a two-sided paired Wilcoxon signed-rank
@@ -22,6 +23,7 @@ from pyomo_puzzles.core.files import write_text_atomic
 from pyomo_puzzles.core.results import folder_runs
 from pyomo_puzzles.errors import UserError
 from pyomo_puzzles.report import statistics
+from pyomo_puzzles.report.measure import DEFAULT, Statistics
 from pyomo_puzzles.report.tables import (
     OBJECTIVE_TOLERANCE,
     SHIFT_SECONDS,
@@ -82,16 +84,17 @@ def _answer_changed(answers_a: list, answers_b: list) -> bool:
             or any(not any(_same_answer(x, y) for x in answers_a) for y in answers_b))
 
 
-def instance_table(runs: pd.DataFrame, shift: float = SHIFT_SECONDS) -> pd.DataFrame:
+def instance_table(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
     """One row per (puzzle, formulation, solver, instance) of a runs table: ``time`` (the
     SGM of its runs' censored times), ``solved`` (in any run) and ``answers`` (of its solved
     runs). Runs refused by a size-limited licence are left out."""
-    table = runs[GROUP + ["instance", "status", "objective"]].assign(time=censored_time(runs), solved=solved(runs))
+    table = runs[GROUP + ["instance", "status", "objective"]].assign(time=censored_time(runs, stats), solved=solved(runs))
     table = table[table["status"] != "licence_limit"]
     rows = []
     for key, group in table.groupby(GROUP + ["instance"], sort=True, dropna=False):
         done = group[group["solved"]]
-        rows.append({**dict(zip(GROUP + ["instance"], key)), "time": shifted_geometric_mean(group["time"], shift),
+        rows.append({**dict(zip(GROUP + ["instance"], key)),
+                     "time": shifted_geometric_mean(group["time"], stats.shift),
                      "solved": bool(group["solved"].any()),
                      "answers": [_answer(s, o) for s, o in zip(done["status"], done["objective"])]})
     return pd.DataFrame(rows, columns=GROUP + ["instance", "time", "solved", "answers"])
@@ -137,7 +140,7 @@ def _read(folder: str | Path) -> pd.DataFrame:
     return runs
 
 
-def compare_folders(folder_a: str | Path, folder_b: str | Path, shift: float = SHIFT_SECONDS) -> pd.DataFrame:
+def compare_folders(folder_a: str | Path, folder_b: str | Path, stats: Statistics = DEFAULT) -> pd.DataFrame:
     """Compare the runs of two results folders; one row per (puzzle, formulation, solver)
     that both have, sorted.
 
@@ -156,7 +159,8 @@ def compare_folders(folder_a: str | Path, folder_b: str | Path, shift: float = S
     common = sorted(_groups(runs_a) & _groups(runs_b))
     if not common:
         raise UserError(f"{folder_a} and {folder_b} have no puzzle, formulation and solver in common")
-    pairs = instance_table(runs_a, shift).merge(instance_table(runs_b, shift), on=GROUP + ["instance"],
+    shift = stats.shift
+    pairs = instance_table(runs_a, stats).merge(instance_table(runs_b, stats), on=GROUP + ["instance"],
                                                 suffixes=("_a", "_b"))
     if pairs.empty:
         raise UserError(f"{folder_a} and {folder_b} have no instance run with the same formulation and solver")
@@ -166,7 +170,7 @@ def compare_folders(folder_a: str | Path, folder_b: str | Path, shift: float = S
              "solver_version_a": versions_a.get(group), "solver_version_b": versions_b.get(group)}
             for group in common]
     table = pd.DataFrame(rows, columns=list(COLUMNS))
-    table.attrs = {"folder_a": str(folder_a), "folder_b": str(folder_b), "shift": shift,
+    table.attrs = {"folder_a": str(folder_a), "folder_b": str(folder_b), "shift": shift, "time": stats.time,
                    "resamples": RESAMPLES, "level": LEVEL,
                    "versions": version_differences(folder_a, folder_b, runs_a, runs_b),
                    "versions_unknown": [f"{side} has no environment.json: its package versions are not known"
@@ -272,6 +276,10 @@ def _level(df: pd.DataFrame) -> float:
     return df.attrs.get("level", LEVEL)
 
 
+def _measure(df: pd.DataFrame) -> Statistics:
+    return Statistics(time=df.attrs.get("time", DEFAULT.time))
+
+
 def comparison_text(df: pd.DataFrame) -> str:
     """The comparison as an aligned table for a terminal, with a line saying what A and B
     are (when known) and a legend."""
@@ -289,7 +297,7 @@ def comparison_text(df: pd.DataFrame) -> str:
     lines += [line(r) for r in rows]
     lines += versions_text(df)
     lines.append(f"Instances run in both; per instance the SGM (shift {df.attrs.get('shift', SHIFT_SECONDS):g} s) "
-                 "of its runs. B/A = SGM(B) / SGM(A), above 1: B slower; "
+                 f"of its runs' {_measure(df).name}. B/A = SGM(B) / SGM(A), above 1: B slower; "
                  f"CI: percentile bootstrap over instances ({df.attrs.get('resamples', RESAMPLES)} resamples); "
                  "Wilcoxon p: two-sided signed-rank test on the per-instance times.")
     return "\n".join(lines)
@@ -307,7 +315,8 @@ def comparison_caption(df: pd.DataFrame) -> str:
                 if differences else "")
     return (
         f"Results folder B against A{folders}, per puzzle, formulation and solver, over the instances run in "
-        "both. Per instance, the time is the shifted geometric mean (SGM) of its runs' wall-clock seconds "
+        f"both. Per instance, the time is the shifted geometric mean (SGM) of its runs' {_measure(df).name} "
+        f"in seconds ({latex_escape(_measure(df).meaning)}) "
         rf"with shift $s = {shift:g}$\,s; runs not solved count at the time limit, runs refused by a "
         "size-limited licence are left out. Ratio: SGM of B over SGM of A (above 1: B is slower), with a "
         rf"{_level(df) * 100:g}\,\% percentile bootstrap interval ({resamples} resamples of the instances). "

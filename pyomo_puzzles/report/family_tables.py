@@ -1,8 +1,8 @@
 """One LaTeX table per family, ready to ``\\input``: formulations as rows, solvers as column
 groups (runs solved, shifted geometric mean of the time), the best mean of each row in bold.
 
-The caption states the shift of the mean and how unsolved runs count (at the time limit,
-or PAR k). Runs refused by a size-limited licence are left out, as in the summary table.
+The caption names the time measure, the shift of the mean and how unsolved runs count (at
+the time limit, or PAR k). Runs refused by a size-limited licence are left out, as in the summary table.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from pyomo_puzzles.report import statistics, tables
+from pyomo_puzzles.report.measure import DEFAULT, Statistics
 
 COLUMNS = ("puzzle", "formulation", "solver", "scope", "instances", "runs", "solved", "sgm_time")
 """``scope``: ``common`` (over the instances every formulation of the family in the runs
@@ -36,7 +37,7 @@ def common_instances(runs: pd.DataFrame) -> dict[str, set[str]]:
     return common
 
 
-def family_summary(runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS, par: float = 1.0) -> pd.DataFrame:
+def family_summary(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
     """Tidy: one row per (puzzle, formulation, solver, scope) with instances, runs, solved
     and the SGM (see `COLUMNS` for the two scopes)."""
     status = tables._column(runs, "status")
@@ -46,7 +47,7 @@ def family_summary(runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS, par:
         "formulation": tables._column(timed, "formulation").astype(str),
         "solver": tables._column(timed, "solver").astype(str),
         "instance": tables._column(timed, "instance").astype(str),
-        "solved": tables.solved(timed), "time": tables.censored_time(timed, par),
+        "solved": tables.solved(timed), "time": tables.censored_time(timed, stats),
     })
     common = common_instances(runs)
     in_common = pd.Series([i in common.get(p, ()) for p, i in zip(frame["puzzle"], frame["instance"])],
@@ -55,7 +56,7 @@ def family_summary(runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS, par:
     for scope, chosen in (("common", frame[in_common]), ("all", frame)):
         rows += [{"puzzle": p, "formulation": f, "solver": s, "scope": scope, "instances": group["instance"].nunique(),
                   "runs": len(group), "solved": int(group["solved"].sum()),
-                  "sgm_time": tables.shifted_geometric_mean(group["time"], shift)}
+                  "sgm_time": tables.shifted_geometric_mean(group["time"], stats.shift)}
                  for (p, f, s), group in chosen.groupby(["puzzle", "formulation", "solver"], sort=True)]
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
@@ -79,11 +80,12 @@ def shown(table: pd.DataFrame, puzzle: str) -> tuple[pd.DataFrame, str]:
                     "instances).")
 
 
-def caption(puzzle: str, shift: float, par: float, coverage: str = "") -> str:
+def caption(puzzle: str, stats: Statistics = DEFAULT, coverage: str = "") -> str:
     return (f"{tables.latex_escape(puzzle)}: runs solved (optimal with a checked solution, or proven "
-            f"infeasible) and the shifted geometric mean (SGM) of the wall time in seconds, per formulation "
-            f"and solver; {tables.unsolved_treatment(par)}. {tables.sgm_definition(shift)} "
-            "The best SGM of each row is in bold." + (f" {tables.latex_escape(coverage)}" if coverage else ""))
+            f"infeasible) and the shifted geometric mean (SGM) of the {stats.name} in seconds, per formulation "
+            f"and solver; {tables.unsolved_treatment(stats.par)}. {tables.latex_escape(stats.sentence())} "
+            f"{tables.sgm_definition(stats.shift)} The best SGM of each row is in bold."
+            + (f" {tables.latex_escape(coverage)}" if coverage else ""))
 
 
 def _cell_pair(entry: pd.Series | None, best: float) -> list[str]:
@@ -95,7 +97,7 @@ def _cell_pair(entry: pd.Series | None, best: float) -> list[str]:
     return [f"{entry['solved']}/{entry['runs']}", f"\\textbf{{{text}}}" if bold else text]
 
 
-def family_latex(table: pd.DataFrame, puzzle: str, shift: float = tables.SHIFT_SECONDS, par: float = 1.0,
+def family_latex(table: pd.DataFrame, puzzle: str, stats: Statistics = DEFAULT,
                  labels: dict[str, str] | None = None) -> str:
     """The booktabs table of one family (needs ``\\usepackage{booktabs}``)."""
     labels = labels or {}
@@ -104,7 +106,7 @@ def family_latex(table: pd.DataFrame, puzzle: str, shift: float = tables.SHIFT_S
     formulations = list(dict.fromkeys(rows["formulation"]))
     name = lambda text: tables.latex_escape(labels.get(text, text))  # noqa: E731
     lines = ["% requires \\usepackage{booktabs}", "\\begin{table}[htbp]", "  \\centering", "  \\small",
-             "  \\setlength{\\tabcolsep}{4pt}", f"  \\caption{{{caption(puzzle, shift, par, coverage)}}}",
+             "  \\setlength{\\tabcolsep}{4pt}", f"  \\caption{{{caption(puzzle, stats, coverage)}}}",
              f"  \\label{{tab:{puzzle}}}", "  \\begin{tabular}{l" + "rr" * len(solvers) + "}", "    \\toprule",
              "    & " + " & ".join(f"\\multicolumn{{2}}{{c}}{{{name(s)}}}" for s in solvers) + " \\\\",
              "    " + " ".join(f"\\cmidrule(lr){{{2 + 2 * i}-{3 + 2 * i}}}" for i in range(len(solvers))),
@@ -118,15 +120,15 @@ def family_latex(table: pd.DataFrame, puzzle: str, shift: float = tables.SHIFT_S
     return tables.fit_to_width("\n".join(lines))
 
 
-def write_family_tables(runs: pd.DataFrame, directory: str | Path, shift: float = tables.SHIFT_SECONDS,
-                        par: float = 1.0, labels: dict[str, str] | None = None) -> list[Path]:
+def write_family_tables(runs: pd.DataFrame, directory: str | Path, stats: Statistics = DEFAULT,
+                        labels: dict[str, str] | None = None) -> list[Path]:
     """``family_<puzzle>.tex`` for every family of the runs, and ``families.csv`` (tidy)."""
     directory = Path(directory)
-    table = family_summary(runs, shift, par)
+    table = family_summary(runs, stats)
     written = []
     for puzzle in sorted(table["puzzle"].unique()):
         path = directory / f"family_{puzzle}.tex"
-        tables._write_text(path, family_latex(table, puzzle, shift, par, labels))
+        tables._write_text(path, family_latex(table, puzzle, stats, labels))
         written.append(path)
     csv = directory / "families.csv"
     tables._write_text(csv, table.to_csv(index=False))
@@ -145,8 +147,7 @@ def varied(runs: pd.DataFrame) -> bool:
     return bool(len(runs)) and bool(runs.groupby(keys).size().gt(1).any())
 
 
-def variability_table(runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS, par: float = 1.0,
-                      resamples: int = 2000, level: float = 0.95) -> pd.DataFrame:
+def variability_table(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
     """Per (puzzle, formulation, solver): the SGM over all runs with a percentile bootstrap
     interval over instances (all runs of a drawn instance come along), and the median over
     instances of the spread (slowest minus fastest run) of one instance's times."""
@@ -155,24 +156,26 @@ def variability_table(runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS, p
                           "formulation": tables._column(timed, "formulation").astype(str),
                           "solver": tables._column(timed, "solver").astype(str),
                           "instance": tables._column(timed, "instance").astype(str),
-                          "time": tables.censored_time(timed, par)})
+                          "time": tables.censored_time(timed, stats)})
     rows = []
     for (puzzle, formulation, solver), group in frame.groupby(["puzzle", "formulation", "solver"], sort=True):
         by_instance = group.groupby("instance")["time"].apply(list)
-        sgm, low, high = statistics.bootstrap_sgm_ci(by_instance, shift, resamples=resamples, level=level)
+        sgm, low, high = statistics.bootstrap_sgm_ci(by_instance, stats.shift, resamples=stats.resamples,
+                                                     level=stats.level)
         rows.append({"puzzle": puzzle, "formulation": formulation, "solver": solver,
                      "instances": len(by_instance), "runs": len(group), "sgm_time": sgm, "sgm_low": low,
                      "sgm_high": high, "median_spread": statistics.median_spread(by_instance)})
     return pd.DataFrame(rows, columns=list(VARIABILITY_COLUMNS))
 
 
-def variability_latex(table: pd.DataFrame, shift: float, par: float, resamples: int, level: float) -> str:
+def variability_latex(table: pd.DataFrame, stats: Statistics = DEFAULT) -> str:
     """The variability table as booktabs LaTeX."""
     caption = (f"Runs that differ only by seed, permutation or repeat: the shifted geometric mean (SGM) of the "
-               f"wall time in seconds with a {100 * level:g}\\,\\% percentile bootstrap interval over instances "
-               f"({resamples} resamples; all runs of a drawn instance together), and the median over instances "
-               f"of the spread (slowest minus fastest run). {tables.unsolved_treatment(par).capitalize()}. "
-               f"{tables.sgm_definition(shift)}")
+               f"{stats.name} in seconds with a {100 * stats.level:g}\\,\\% percentile bootstrap interval over "
+               f"instances ({stats.resamples} resamples; all runs of a drawn instance together), and the median "
+               f"over instances of the spread (slowest minus fastest run). "
+               f"{tables.unsolved_treatment(stats.par).capitalize()}. {tables.latex_escape(stats.sentence())} "
+               f"{tables.sgm_definition(stats.shift)}")
     lines = ["% requires \\usepackage{booktabs}", "\\begin{table}[htbp]", "  \\centering", "  \\small",
              f"  \\caption{{{caption}}}", "  \\label{tab:variability}", "  \\begin{tabular}{lllrrrrr}",
              "    \\toprule", "    Family & Formulation & Solver & Instances & Runs & SGM & interval & spread \\\\",
@@ -187,14 +190,13 @@ def variability_latex(table: pd.DataFrame, shift: float, par: float, resamples: 
     return tables.fit_to_width("\n".join(lines))
 
 
-def write_variability(runs: pd.DataFrame, directory: str | Path, shift: float = tables.SHIFT_SECONDS,
-                      par: float = 1.0, resamples: int = 2000, level: float = 0.95) -> list[Path]:
+def write_variability(runs: pd.DataFrame, directory: str | Path, stats: Statistics = DEFAULT) -> list[Path]:
     """``variability.csv`` and ``variability.tex`` where runs were repeated (else nothing)."""
     if not varied(runs):
         return []
     directory = Path(directory)
-    table = variability_table(runs, shift, par, resamples, level)
+    table = variability_table(runs, stats)
     csv, tex = directory / "variability.csv", directory / "variability.tex"
     tables._write_text(csv, table.to_csv(index=False))
-    tables._write_text(tex, variability_latex(table, shift, par, resamples, level))
+    tables._write_text(tex, variability_latex(table, stats))
     return [csv, tex]

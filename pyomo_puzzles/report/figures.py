@@ -7,8 +7,9 @@ solver / formulation pair. Colours come from seaborn's colour-blind palette and 
 method also has its own marker and line style, so the figures read in greyscale. Runs that
 were not solved are drawn at their time limit with an ``x`` (legend: "timeout (at limit)").
 
-Per instance, repeats are combined: the time is the median of the censored times (see
-`tables.censored_time`) and the instance counts as solved by a method iff a strict
+Times are the configured measure (`pyomo_puzzles.report.measure`; the solver's own time by
+default), named on every time axis. Per instance, repeats are combined: the time is the
+median of the censored times (see `tables.censored_time`) and the instance counts as solved by a method iff a strict
 majority of its repeats were solved.
 """
 
@@ -36,6 +37,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 from pyomo_puzzles.core import registry
 from pyomo_puzzles.core.files import write_atomic
 from pyomo_puzzles.report import tables
+from pyomo_puzzles.report.measure import DEFAULT, Statistics
 
 POINTS_PER_INCH = 72.27
 """TeX points per inch (LaTeX lengths such as \\textwidth are in TeX points)."""
@@ -140,7 +142,7 @@ def method_label(solver: str, formulation: str) -> str:
     return f"{solver} / {formulation}"
 
 
-def instance_times(runs: pd.DataFrame) -> pd.DataFrame:
+def instance_times(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
     """One row per (puzzle, instance, method): repeats combined.
 
     Columns: puzzle, instance, method, solver, formulation, time (median censored time over
@@ -158,7 +160,7 @@ def instance_times(runs: pd.DataFrame) -> pd.DataFrame:
         "instance": tables._column(runs, "instance").astype(str),
         "solver": tables._column(runs, "solver").astype(str),
         "formulation": tables._column(runs, "formulation").astype(str),
-        "time": tables.censored_time(runs), "solved": tables.solved(runs),
+        "time": tables.censored_time(runs, stats), "solved": tables.solved(runs),
         "errored": tables._column(runs, "status").astype(str) == "error",
         "time_limit": tables.time_limits(runs), "size": size,
         "size_label": tables._column(runs, "size_label"),
@@ -175,7 +177,7 @@ def instance_times(runs: pd.DataFrame) -> pd.DataFrame:
     return out[columns]
 
 
-def performance_ratios(runs: pd.DataFrame) -> pd.DataFrame:
+def performance_ratios(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
     """Dolan-More ratios per (puzzle, instance, method): time / best time on that instance.
 
     Puzzles are kept apart (formulations are family-specific). Within a puzzle, every
@@ -187,7 +189,7 @@ def performance_ratios(runs: pd.DataFrame) -> pd.DataFrame:
     methods that ran it are infinite. Columns: puzzle, instance, method, applies, time, best,
     ratio.
     """
-    data = instance_times(runs)
+    data = instance_times(runs, stats)
     frames = []
     for puzzle, group in data.groupby("puzzle", sort=True):
         grid = pd.MultiIndex.from_product([sorted(group["instance"].unique()), sorted(group["method"].unique())],
@@ -206,7 +208,8 @@ def performance_ratios(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def performance_profile_data(runs: pd.DataFrame, taus: Sequence[float] | None = None) -> pd.DataFrame:
+def performance_profile_data(runs: pd.DataFrame, taus: Sequence[float] | None = None,
+                             stats: Statistics = DEFAULT) -> pd.DataFrame:
     """The Dolan-More performance profile: for each puzzle and method, the fraction of the
     instances the method applies to with ratio t / t_best <= tau (unsolved: ratio infinity;
     instances its formulation does not apply to are left out, see `performance_ratios`).
@@ -215,7 +218,7 @@ def performance_profile_data(runs: pd.DataFrame, taus: Sequence[float] | None = 
     of the puzzle), where the step function changes. Columns: puzzle, method, tau, fraction,
     instances (those the method applies to), of (the puzzle's instances).
     """
-    ratios = performance_ratios(runs)
+    ratios = performance_ratios(runs, stats)
     rows = []
     for puzzle, group in ratios.groupby("puzzle", sort=True):
         finite = group["ratio"][np.isfinite(group["ratio"])]
@@ -229,12 +232,12 @@ def performance_profile_data(runs: pd.DataFrame, taus: Sequence[float] | None = 
     return pd.DataFrame(rows, columns=["puzzle", "method", "tau", "fraction", "instances", "of"])
 
 
-def cactus_data(runs: pd.DataFrame) -> pd.DataFrame:
+def cactus_data(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
     """Per puzzle and method, its solved instances sorted by time: the k-th row says k of
     the puzzle's instances were solved within `time` seconds (median over repeats).
     Columns: puzzle, method, solved, time. A method that solved nothing has no rows.
     """
-    data = instance_times(runs)
+    data = instance_times(runs, stats)
     rows = []
     for (puzzle, method), group in data.groupby(["puzzle", "method"], sort=True):
         times = sorted(group.loc[group["solved"].astype(bool), "time"].tolist())
@@ -542,12 +545,13 @@ def _instance_axis(ax, style: FigureStyle, order: pd.DataFrame) -> None:
         ax.set_xlabel(style.text(f"{len(order)} instances, by best time"))
 
 
-def runtime_per_instance(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
-    """Wall time per instance (median over repeats, log scale), one panel per family:
+def runtime_per_instance(runs: pd.DataFrame, style: FigureStyle, stem: str | Path,
+                         stats: Statistics = DEFAULT) -> list[Path]:
+    """The time measure per instance (median over repeats, log scale), one panel per family:
     colour = solver, marker = formulation; unsolved at the time limit with an ``x``, the
     limit as a dashed line. Instances are sorted by their best time."""
     runs, codes = _with_runs(runs, style)
-    data = instance_times(runs)
+    data = instance_times(runs, stats)
     puzzles = sorted(data["puzzle"].unique())
     with style.context():
         figure = _new_figure(style, 0.36 * max(len(puzzles), 1) + 0.06 + 0.035 * _legend_rows(style, codes))
@@ -569,7 +573,7 @@ def runtime_per_instance(runs: pd.DataFrame, style: FigureStyle, stem: str | Pat
             ax.set_yscale("log")
             _plain_log_axis(ax.yaxis, [*group["time"], *group["time_limit"]])
             ax.set_xlim(-0.6, len(position) - 0.4)
-            ax.set_ylabel(style.text("wall time [s]"))
+            ax.set_ylabel(style.text(stats.axis_label()))
             ax.set_title(style.text(puzzle))
             _instance_axis(ax, style, order)
             ax.grid(axis="y", which="major", color="0.9")
@@ -596,14 +600,15 @@ def _note_partial_formulations(ax, style: FigureStyle, panel: pd.DataFrame) -> N
             fontsize=style.font_size - 1, color="0.3", zorder=5)
 
 
-def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
+def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path,
+                        stats: Statistics = DEFAULT) -> list[Path]:
     """Dolan-More performance profile per family (one panel each), log2 tau axis, with the
     virtual best method (the best of all methods on each instance) in black. A method's curve
     is over the instances its formulation applies to; a formulation that applies to only some
     of the family's instances is named in the panel with how many."""
     runs, codes = _with_runs(runs, style)
-    data = performance_profile_data(runs)
-    ratios = performance_ratios(runs)
+    data = performance_profile_data(runs, stats=stats)
+    ratios = performance_ratios(runs, stats)
     puzzles = sorted(data["puzzle"].unique())
     with style.context():
         figure = _new_figure(style, _panels_aspect(*_panel_grid(max(len(puzzles), 1)), _legend_rows(style, codes)))
@@ -634,7 +639,7 @@ def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path
             ax.set_xlim(1, tau_max)
             ax.set_ylim(-0.02, 1.02)
             ax.set_title(style.text(puzzle))
-            ax.set_xlabel(r"$\tau$ " + style.text("(time / best time)"))
+            ax.set_xlabel(r"$\tau$ " + style.text(f"({stats.name} / best {stats.name})"))
             ax.grid(which="major", color="0.9")
         for ax in axes[::_panel_grid(len(puzzles))[1]]:
             ax.set_ylabel(style.text("fraction of instances"))
@@ -648,12 +653,12 @@ def _virtual_best_times(times: pd.DataFrame) -> np.ndarray:
     return np.sort(solved.groupby("instance")["time"].min().clip(lower=MIN_TIME).to_numpy())
 
 
-def cactus(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
+def cactus(runs: pd.DataFrame, style: FigureStyle, stem: str | Path, stats: Statistics = DEFAULT) -> list[Path]:
     """Instances solved within time t, per method, one panel per family (log time axis),
     with the virtual best method in black; the time limit as a dashed line."""
     runs, codes = _with_runs(runs, style)
-    data = cactus_data(runs)
-    times = instance_times(runs)
+    data = cactus_data(runs, stats)
+    times = instance_times(runs, stats)
     puzzles = sorted(times["puzzle"].unique())
     with style.context():
         figure = _new_figure(style, _panels_aspect(*_panel_grid(max(len(puzzles), 1)), _legend_rows(style, codes)))
@@ -684,7 +689,7 @@ def cactus(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Pat
             ax.set_ylim(0, panel["instance"].nunique() + 0.5)
             ax.yaxis.get_major_locator().set_params(integer=True)
             ax.set_title(style.text(puzzle))
-            ax.set_xlabel(style.text("time t [s]"))
+            ax.set_xlabel(style.text(f"{stats.name} t [s]"))
             ax.set_ylabel(style.text("solved within t"))
             ax.grid(which="major", color="0.9")
         _legends(figure, style, codes, lines=True, limit="line" if limits.notna().any() else None, virtual_best=True)
@@ -698,13 +703,13 @@ def _series_panels(data: pd.DataFrame) -> list[tuple[str, str]]:
     return sorted(key for key, count in sizes.items() if count >= 2)
 
 
-def scaling(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
+def scaling(runs: pd.DataFrame, style: FigureStyle, stem: str | Path, stats: Statistics = DEFAULT) -> list[Path]:
     """Time against instance size, one panel per family and size unit (the family's `size`
     hook: instances with one unit are one kind, e.g. 2x2x2 scrambles by depth), only where
     the unit has at least two sizes; a line through each method's median time per size
     (unsolved counted at the limit). Nothing to draw: no file, returns []."""
     runs, codes = _with_runs(runs, style)
-    data = instance_times(runs)
+    data = instance_times(runs, stats)
     data = data[data["size"].notna()]
     data = data.assign(size_label=data["size_label"].fillna("size"))
     panels = _series_panels(data) if len(data) else []
@@ -724,7 +729,7 @@ def scaling(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Pa
                         linewidth=0.9, zorder=2)
             _limit_lines(ax, panel["time_limit"])
             ax.set_xlabel(style.text(str(unit)))
-            ax.set_ylabel(style.text("wall time [s]"))
+            ax.set_ylabel(style.text(stats.axis_label()))
             ax.set_yscale("log")
             _plain_log_axis(ax.yaxis, [*panel["time"], *panel["time_limit"]])
             ax.xaxis.get_major_locator().set_params(integer=True)
@@ -742,7 +747,8 @@ def varied(runs: pd.DataFrame) -> bool:
     return seeds > 1 or permutations > 1
 
 
-def variability(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> list[Path]:
+def variability(runs: pd.DataFrame, style: FigureStyle, stem: str | Path,
+                stats: Statistics = DEFAULT) -> list[Path]:
     """Where seeds or permutations were run: per instance and method, the range of the
     censored times over all its runs (seeds, permutations, repeats) as a vertical bar, the
     median as the formulation's marker, in the solver's colour; one panel per family.
@@ -754,7 +760,7 @@ def variability(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> lis
                           "instance": tables._column(runs, "instance").astype(str),
                           "solver": tables._column(runs, "solver").astype(str),
                           "formulation": tables._column(runs, "formulation").astype(str),
-                          "time": tables.censored_time(runs).clip(lower=MIN_TIME)})
+                          "time": tables.censored_time(runs, stats).clip(lower=MIN_TIME)})
     spread = table.groupby(["puzzle", "instance", "solver", "formulation"])["time"].agg(["min", "median", "max"])
     spread = spread.reset_index()
     puzzles = sorted(spread["puzzle"].unique())
@@ -777,7 +783,7 @@ def variability(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> lis
             ax.set_yscale("log")
             _plain_log_axis(ax.yaxis, [*group["min"], *group["max"]])
             ax.set_xlim(-0.6, len(order) - 0.4)
-            ax.set_ylabel(style.text("wall time [s]"))
+            ax.set_ylabel(style.text(stats.axis_label()))
             ax.set_title(style.text(f"{puzzle}: range over seeds and permutations"))
             _instance_axis(ax, style, pd.DataFrame({"instance": order, "puzzle": puzzle}))
             ax.grid(axis="y", which="major", color="0.9")
@@ -787,14 +793,4 @@ def variability(runs: pd.DataFrame, style: FigureStyle, stem: str | Path) -> lis
 
 FIGURES = (("runtime", runtime_per_instance), ("performance_profile", performance_profile),
            ("cactus", cactus), ("scaling", scaling), ("variability", variability))
-"""Every figure: file stem and drawing function (the pipeline draws them all)."""
-
-
-def all_figures(runs: pd.DataFrame, style: FigureStyle, directory: str | Path) -> list[Path]:
-    """Every figure into `directory` (runtime, profile, cactus, scaling and variability where
-    they apply): all paths."""
-    directory = Path(directory)
-    paths: list[Path] = []
-    for name, draw in FIGURES:
-        paths += draw(runs, style, directory / name)
-    return paths
+"""The figures of times: file stem and drawing function (`catalogue.FIGURES` has them all)."""

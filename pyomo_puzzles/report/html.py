@@ -19,9 +19,10 @@ from urllib.parse import quote
 import pandas as pd
 
 from pyomo_puzzles.core.files import write_text_atomic
-from pyomo_puzzles.report import family_tables, tables
+from pyomo_puzzles.report import family_tables, scores, tables
 from pyomo_puzzles.report.compare import versions_text
-from pyomo_puzzles.report.page import flatten_environment
+from pyomo_puzzles.report.measure import DEFAULT, Statistics
+from pyomo_puzzles.report.page import figure_caption, flatten_environment, measurement_notes
 
 TITLE = "Solver comparison"
 
@@ -95,8 +96,13 @@ def _distinct(runs: pd.DataFrame, column: str) -> list[str]:
 
 # --- sections --------------------------------------------------------------------------------
 
-def overview_html(results_dir: Path, runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS,
-                  par: float = 1.0) -> str:
+def _marked(text: str) -> str:
+    """Escaped text with Markdown's **bold** as <strong>."""
+    parts = html.escape(text).split("**")
+    return "".join(f"<strong>{part}</strong>" if k % 2 else part for k, part in enumerate(parts))
+
+
+def overview_html(results_dir: Path, runs: pd.DataFrame, stats: Statistics = DEFAULT) -> str:
     """How many runs, instances, solvers, formulations and families, and where they are."""
     counts = [("runs", len(runs))] + [(f"{name}s", len(_distinct(runs, name)))
                                       for name in ("instance", "solver", "formulation")]
@@ -104,7 +110,8 @@ def overview_html(results_dir: Path, runs: pd.DataFrame, shift: float = tables.S
     families = ", ".join(_distinct(runs, "puzzle")) or "none"
     return (f"<p>Results folder: <code>{html.escape(str(results_dir))}</code></p>\n<ul>{items}"
             f"<li>families: {html.escape(families)}</li></ul>\n"
-            f"<p>{html.escape(tables.definitions(shift, par))}</p>" + wrong_answers_html(runs))
+            f"<p>{html.escape(tables.definitions(stats))}</p>"
+            + "".join(f"\n<p>{_marked(note)}</p>" for note in measurement_notes(runs, stats)) + wrong_answers_html(runs))
 
 
 def wrong_answers_html(runs: pd.DataFrame) -> str:
@@ -129,7 +136,8 @@ def environment_html(environment: dict) -> str:
     return html_table(rows, css_class="environment") if len(rows) else "<p>(not recorded)</p>"
 
 
-def family_summaries(runs: pd.DataFrame, summary: pd.DataFrame) -> dict[str, tuple[pd.DataFrame, str]]:
+def family_summaries(runs: pd.DataFrame, summary: pd.DataFrame,
+                     stats: Statistics = DEFAULT) -> dict[str, tuple[pd.DataFrame, str]]:
     """Per family, a table: one row per formulation, one column per solver, cells "solved/runs"
     and the SGM time, with the sentence saying over which instances (as the LaTeX family
     tables, `family_tables.shown`). Taken from `summary` when it is
@@ -137,7 +145,7 @@ def family_summaries(runs: pd.DataFrame, summary: pd.DataFrame) -> dict[str, tup
     if set(family_tables.COLUMNS) <= set(summary.columns):
         long = summary[list(family_tables.COLUMNS)]
     elif {"puzzle", "solver", "formulation", "instance"} <= set(runs.columns):
-        long = family_tables.family_summary(runs)
+        long = family_tables.family_summary(runs, stats)
     else:
         return {}
     grids = {}
@@ -170,33 +178,48 @@ def _grid_html(puzzle: str, grid: pd.DataFrame, coverage: str = "") -> str:
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 
-def summary_html(runs: pd.DataFrame, summary: pd.DataFrame) -> str:
+def summary_html(runs: pd.DataFrame, summary: pd.DataFrame, stats: Statistics = DEFAULT) -> str:
     """One solver-by-formulation table per family."""
-    grids = family_summaries(runs, summary)
+    grids = family_summaries(runs, summary, stats)
     if not grids:
         return "<p>(no runs)</p>"
-    return ("<p>Per family: runs solved / runs, and below it the SGM time, per solver (columns) and "
-            "formulation (rows).</p>\n" + "\n".join(_grid_html(p, g, c) for p, (g, c) in grids.items()))
+    return (f"<p>Per family: runs solved / runs, and below it the SGM {html.escape(stats.name)}, per solver "
+            f"(columns) and formulation (rows). {html.escape(stats.sentence())}</p>\n" + "\n".join(_grid_html(p, g, c) for p, (g, c) in grids.items()))
 
 
 def _relative_href(path: Path, start: Path) -> str:
     return quote(Path(os.path.relpath(Path(path).resolve(), start.resolve())).as_posix())
 
 
-def figure_html(png: Path, out_dir: Path) -> str:
-    """A figure's PNG embedded, its file name as the caption, and a link to its PDF if there is one."""
+def figure_html(png: Path, out_dir: Path, stats: Statistics = DEFAULT) -> str:
+    """A figure's PNG embedded, its caption (file name and what it shows), and a link to its
+    PDF if there is one."""
     if not png.exists():
         return f"<p>Figure {html.escape(png.name)} is missing.</p>"
     pdf = png.with_suffix(".pdf")
     link = f' (<a href="{html.escape(_relative_href(pdf, out_dir))}">PDF</a>)' if pdf.exists() else ""
+    text = figure_caption(png.stem, stats)
+    caption = f": {html.escape(text)}" if text else ""
     return (f'<figure class="figure"><img src="{png_data_uri(png)}" alt="{html.escape(png.name)}">'
-            f"<figcaption>{html.escape(png.name)}{link}</figcaption></figure>")
+            f"<figcaption>{html.escape(png.name)}{link}{caption}</figcaption></figure>")
 
 
-def figures_html(figure_paths: Sequence[Path], out_dir: Path) -> str:
+def figures_html(figure_paths: Sequence[Path], out_dir: Path, stats: Statistics = DEFAULT) -> str:
     """Every PNG among `figure_paths`, in the order given."""
     pngs = [Path(p) for p in figure_paths if Path(p).suffix.lower() == ".png"]
-    return "\n".join(figure_html(p, out_dir) for p in pngs) or "<p>(no figures)</p>"
+    return "\n".join(figure_html(p, out_dir, stats) for p in pngs) or "<p>(no figures)</p>"
+
+
+def scores_html(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> str:
+    """What each selected score means, then one table per family (see `scores`)."""
+    table, notes = scores.score_table(runs, stats)
+    explained = "".join(f"<li>{html.escape(text)}</li>" for text in scores.explanations(stats))
+    parts = [f"<p>{html.escape(stats.sentence())} Per family, over the instances every scored method has a time on (a note names any method left out); the "
+             "virtual best takes the best time of any method on every instance.</p>", f"<ul>{explained}</ul>"]
+    parts += [f"<p>{html.escape(note)}</p>" for note in notes]
+    for puzzle in sorted(table["puzzle"].unique()):
+        parts.append(f"<h3>{html.escape(puzzle)}</h3>" + html_table(scores.formatted(table[table["puzzle"] == puzzle])))
+    return "\n".join(parts)
 
 
 def picture_name(path: Path, results_dir: Path) -> str:
@@ -232,11 +255,13 @@ def comparison_html(comparison: pd.DataFrame) -> str:
 def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],
                 environment: dict, out_dir: Path, counts: pd.DataFrame | None = None,
                 comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None,
-                shift: float = tables.SHIFT_SECONDS, par: float = 1.0) -> str:
+                stats: Statistics = DEFAULT) -> str:
     """The whole page as a string (see `write_html`)."""
-    sections = [_section("Overview", overview_html(results_dir, runs, shift, par)),
-                _section("Summary per family", summary_html(runs, summary)),
-                _section("Figures", figures_html(figure_paths, out_dir))]
+    sections = [_section("Overview", overview_html(results_dir, runs, stats)),
+                _section("Summary per family", summary_html(runs, summary, stats))]
+    if stats.scores and len(runs):
+        sections.append(_section("Scores", scores_html(runs, stats)))
+    sections.append(_section("Figures", figures_html(figure_paths, out_dir, stats)))
     if counts is not None and len(counts):
         sections.append(_section("Counts", html_table(counts, "Solutions enumerated by no-good cuts (classes: "
                                                               "up to the instance's symmetry), against the "
@@ -260,7 +285,7 @@ def _write_atomic(path: Path, text: str) -> None:
 def write_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],
                environment: dict, out: Path, counts: pd.DataFrame | None = None,
                comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None,
-               shift: float = tables.SHIFT_SECONDS, par: float = 1.0) -> Path:
+               stats: Statistics = DEFAULT) -> Path:
     """Write the self-contained HTML report to `out` (normally ``report.html``) and return it.
 
     Sections: overview, environment, a solver-by-formulation summary per family, the figures
@@ -269,6 +294,6 @@ def write_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fig
     """
     out = Path(out)
     page = render_html(Path(results_dir), runs, summary, figure_paths, environment, out.parent,
-                       counts=counts, comparison=comparison, pictures=pictures, shift=shift, par=par)
+                       counts=counts, comparison=comparison, pictures=pictures, stats=stats)
     _write_atomic(out, page)
     return out

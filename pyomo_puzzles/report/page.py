@@ -9,24 +9,39 @@ from pathlib import Path
 
 import pandas as pd
 
+from pyomo_puzzles.report import catalogue, scores, tables
 from pyomo_puzzles.report import figures as figures_module
-from pyomo_puzzles.report import tables
+from pyomo_puzzles.report.measure import DEFAULT, Statistics, without_own_clock
 
 MAX_CELL = 160
 """Longer environment values are cut to this many characters (the full data is in its file)."""
 
 FIGURE_CAPTIONS = {
-    "runtime": "Wall time per instance (median over repeats, log scale), one panel per family; colour: "
+    "runtime": "The time measure per instance (median over repeats, log scale), one panel per family; colour: "
                "solver, marker: formulation. An x marks a run not solved, drawn at the time limit (dashed line).",
     "performance_profile": "Performance profile (Dolan and Moré) per family: fraction of instances a "
                            "method solved within a factor tau of the best method's time; black: the virtual "
                            "best method (the best of all methods on each instance).",
     "cactus": "Instances solved within time t, per method, one panel per family; black: the virtual best method.",
-    "scaling": "Wall time against instance size, one panel per family and kind of instance (the family's "
-               "size unit); x: not solved (at the limit).",
-    "variability": "Spread of the wall time over seeds and permutations: per instance and method, the range "
+    "scaling": "The time measure against instance size, one panel per family and kind of instance (the "
+               "family's size unit); x: not solved (at the limit).",
+    "variability": "Spread of the time measure over seeds and permutations: per instance and method, the range "
                    "(bar) and the median (marker).",
+    "where_the_time_goes": "Where the time goes: per family and method, the mean solved run split into its "
+                           "parts (load, the solver's one-off start-up spread over the runs, build, handing the "
+                           "model over and reading the answer back, the solver's own time, decode, check), as "
+                           "shares of the total written at the right. A star marks a solver without a clock of "
+                           "its own: its whole call is shown as solver time.",
 }
+"""Each figure's caption; `figure_caption` adds the measure the figure ranks by."""
+
+
+def figure_caption(name: str, stats: Statistics = DEFAULT) -> str | None:
+    """The caption of a figure, naming the time measure where the figure ranks by it."""
+    caption = FIGURE_CAPTIONS.get(name)
+    if caption is None or name == "where_the_time_goes":
+        return caption
+    return f"{caption} {stats.sentence()}"
 
 
 def markdown_cell(value: object) -> str:
@@ -70,9 +85,9 @@ def flatten_environment(environment: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def summary_markdown(summary_df: pd.DataFrame) -> str:
+def summary_markdown(summary_df: pd.DataFrame, stats: Statistics = DEFAULT) -> str:
     """The summary table (see `tables.summary`) as Markdown, numbers right-aligned."""
-    cells = tables.formatted_summary(summary_df)
+    cells = tables.formatted_summary(summary_df, stats)
     right = [pd.api.types.is_numeric_dtype(summary_df[c]) for c in summary_df.columns]
     return markdown_table(cells, right)
 
@@ -91,7 +106,7 @@ def _figure_stems(paths: Sequence[Path]) -> list[Path]:
     return stems
 
 
-def figures_markdown(figure_paths: Sequence[Path], out_dir: Path) -> list[str]:
+def figures_markdown(figure_paths: Sequence[Path], out_dir: Path, stats: Statistics = DEFAULT) -> list[str]:
     """For each figure: a heading, its PNG embedded and a link to its PDF (relative to out_dir)."""
     given = {Path(p) for p in figure_paths}
     lines: list[str] = []
@@ -103,7 +118,7 @@ def figures_markdown(figure_paths: Sequence[Path], out_dir: Path) -> list[str]:
             lines.append(f"![{title}]({_relative(png, out_dir)})")
         if pdf in given or pdf.exists():
             lines.append(f"[PDF]({_relative(pdf, out_dir)})")
-        caption = FIGURE_CAPTIONS.get(stem.name)
+        caption = figure_caption(stem.name, stats)
         lines += ["", caption, ""] if caption else [""]
     return lines
 
@@ -112,8 +127,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def _overview(results_dir: Path, runs: pd.DataFrame, shift: float = tables.SHIFT_SECONDS,
-              par: float = 1.0) -> list[str]:
+def _overview(results_dir: Path, runs: pd.DataFrame, stats: Statistics = DEFAULT) -> list[str]:
     instances = tables._column(runs, "instance").nunique()
     puzzles = sorted(tables._column(runs, "puzzle").dropna().astype(str).unique())
     limits = sorted(tables._column(runs, "time_limit").dropna().unique())
@@ -126,7 +140,49 @@ def _overview(results_dir: Path, runs: pd.DataFrame, shift: float = tables.SHIFT
                 if {"solver", "solver_version"} <= set(runs.columns) else pd.DataFrame())
     if len(versions):
         lines += ["", "Solver versions: " + "; ".join(f"{s}: {v}" for s, v in versions.itertuples(index=False)) + "."]
-    lines += ["", tables.definitions(shift, par).replace("A run is solved", "A run is *solved*")]
+    lines += ["", tables.definitions(stats).replace("A run is solved", "A run is *solved*")]
+    lines += [line for text in measurement_notes(runs, stats) for line in ("", text)]
+    return lines
+
+
+def measurement_notes(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> list[str]:
+    """Sentences on what the measurements can tell: solvers measured by their solver call,
+    instances too easy to rank the methods, and the A/A noise where runs were repeated."""
+    notes = []
+    no_clock = sorted(set(runs.loc[without_own_clock(runs) & tables.solved(runs), "solver"].astype(str))) \
+        if len(runs) else []
+    if no_clock and stats.time == "solver":
+        notes.append(f"No time of their own from {', '.join(no_clock)}: measured by the solver call on the "
+                     "framework's clock (which includes handing the model over and reading the answer back).")
+    trivial, total = scores.trivial_instances(runs, stats)
+    if total and trivial:
+        share = "most" if trivial > total / 2 else "some"
+        notes.append(f"**{trivial} of {_plural(total, 'instance')} are solved by every method in under "
+                     f"{stats.trivial_below:g} s of {stats.name}**: {share} instances cannot rank the methods "
+                     "(differences at that scale are start-up and timer noise; MIPLIB and the MiniZinc Challenge "
+                     "leave such instances out of their benchmark sets).")
+    noise = scores.noise(runs, stats)
+    if len(noise):
+        median, p90, pairs = noise.attrs["pooled"]
+        notes.append(f"A/A noise: one method on one instance, against itself over its repeated runs, differs by "
+                     f"a median factor of {median:.2f} (90th percentile {p90:.2f}; {_plural(pairs, 'instance-method pair')}): "
+                     "differences between methods smaller than that are within the noise.")
+    return notes
+
+
+
+def scores_markdown(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> list[str]:
+    """The scores section: what each score means, then one table per family."""
+    if not stats.scores:
+        return []
+    table, notes = scores.score_table(runs, stats)
+    lines = ["## Scores", "", f"{stats.sentence()} Per family, over the instances every scored method has a time on (a note names any method left out); "
+             "the virtual best takes the best time of any method on every instance.", ""]
+    lines += [f"- {text}" for text in scores.explanations(stats)] + [""]
+    lines += [line for note in notes for line in (note, "")]
+    for puzzle in sorted(table["puzzle"].unique()):
+        cells = scores.formatted(table[table["puzzle"] == puzzle])
+        lines += [f"### {puzzle}", "", markdown_table(cells, [c != "Method" for c in cells.columns]), ""]
     return lines
 
 
@@ -148,33 +204,35 @@ def _wrong_answers(runs: pd.DataFrame) -> list[str]:
 
 def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figures: list[Path],
                  environment: dict, out: Path, counts: pd.DataFrame | None = None,
-                 shift: float = tables.SHIFT_SECONDS, par: float = 1.0) -> Path:
+                 stats: Statistics = DEFAULT) -> Path:
     """Write the Markdown report to `out`: title, overview, environment table, summary table
     (with any wrong answers listed), and the figures (PNG embedded, PDF linked,
     paths relative to the page). Returns `out`."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     env_rows = pd.DataFrame(flatten_environment(environment or {}), columns=["key", "value"])
-    lines = ["# Solver comparison", "", *_overview(Path(results_dir), runs, shift, par), "",
+    lines = ["# Solver comparison", "", *_overview(Path(results_dir), runs, stats), "",
              "## Environment", "", markdown_table(env_rows) if len(env_rows) else "(not recorded)", "",
-             "## Summary", "", summary_markdown(summary) if len(summary) else "(no runs)", *_wrong_answers(runs), ""]
+             "## Summary", "", f"Ranked by {stats.name}: {stats.meaning}.", "",
+             summary_markdown(summary, stats) if len(summary) else "(no runs)", *_wrong_answers(runs), "",
+             *(scores_markdown(runs, stats) if len(runs) else [])]
     if counts is not None and len(counts):
         lines += ["## Counts", "", "Solutions enumerated by no-good cuts (classes: up to the instance's "
                   "symmetry), against the instance's known figures where it has them.", "",
                   markdown_table(counts.drop(columns=["message"], errors="ignore")), ""]
     if figures:
-        lines += ["## Figures", "", *figures_markdown(figures, out.parent)]
+        lines += ["## Figures", "", *figures_markdown(figures, out.parent, stats)]
     tables._write_text(out, "\n".join(lines).rstrip() + "\n")
     return out
 
 
 def build_report(runs: pd.DataFrame, results_dir: Path, environment: dict, out_dir: Path | None = None,
-                 style: figures_module.FigureStyle | None = None) -> Path:
+                 style: figures_module.FigureStyle | None = None, stats: Statistics = DEFAULT) -> Path:
     """Everything from a runs table into `out_dir` (default ``results_dir/report``):
     summary.csv, summary.tex, the figures (figures/*.pdf|png) and report.md. Returns report.md."""
     results_dir = Path(results_dir)
     out_dir = Path(out_dir) if out_dir is not None else results_dir / "report"
-    table = tables.summary(runs)
-    tables.write_summary(table, out_dir / "summary.csv", out_dir / "summary.tex")
-    paths = figures_module.all_figures(runs, style or figures_module.FigureStyle(), out_dir / "figures")
-    return write_report(results_dir, runs, table, paths, environment, out_dir / "report.md")
+    table = tables.summary(runs, stats)
+    tables.write_summary(table, out_dir / "summary.csv", out_dir / "summary.tex", statistics=stats)
+    paths = catalogue.all_figures(runs, style or figures_module.FigureStyle(), out_dir / "figures", stats)
+    return write_report(results_dir, runs, table, paths, environment, out_dir / "report.md", stats=stats)

@@ -7,9 +7,11 @@ Conventions (used by the figures and the report page too):
   and its answer is not a *wrong answer* (see `wrong_answers`: a claim that contradicts the
   instance's known answer or a solution another run found and the checker passed). A wrong
   answer is unsolved in every statistic and figure, counted apart and listed in the report.
-* A run's time for statistics is its ``wall_time`` if it was solved, else its time limit
-  (the time is *censored* at the limit: timeouts, errors and unchecked solutions all count
-  at the limit). A run without a time limit of its own uses the largest limit in the table.
+* A run's time for statistics is its time by the configured measure
+  (`pyomo_puzzles.report.measure`: the solver's own time by default, or build + solve, or
+  the whole run's wall time) if it was solved, else its time limit (the time is *censored*
+  at the limit: timeouts, errors and unchecked solutions all count at the limit). A run
+  without a time limit of its own uses the largest limit in the table.
 * A run with status ``licence_limit`` (a commercial solver's size-limited licence refused the
   model) says nothing about the solver's speed: it is counted apart and left out of the
   time statistics. ``memory_limit`` runs are unsolved and count at the time limit.
@@ -27,9 +29,10 @@ import numpy as np
 import pandas as pd
 
 from pyomo_puzzles.core.files import write_text_atomic
+from pyomo_puzzles.report.measure import DEFAULT, Statistics, measured_time
 
-SHIFT_SECONDS = 1.0
-"""Shift s (seconds) of the shifted geometric mean exp(mean(log(t + s))) - s."""
+SHIFT_SECONDS = DEFAULT.shift
+"""Shift s (seconds) of the shifted geometric mean exp(mean(log(t + s))) - s, by default."""
 
 OBJECTIVE_TOLERANCE = 1e-6
 """A run's objective agrees with the known one if |objective - known| <= 1e-6 * max(1, |known|)."""
@@ -40,8 +43,7 @@ SUMMARY_COLUMNS = ("solver", "formulation", "runs", "instances", "solved", "time
 
 _HEADERS = {"solver": "Solver", "formulation": "Formulation", "runs": "Runs", "instances": "Instances",
             "solved": "Solved", "timeouts": "Timeouts", "errors": "Errors",
-            "licence_limits": "Licence limit", "memory_limits": "Memory limit", "sgm_time": "SGM time [s]",
-            "median_time": "Median time [s]", "known_checked": "Known ok", "known_mismatch": "Known mismatch",
+            "licence_limits": "Licence limit", "memory_limits": "Memory limit", "known_checked": "Known ok", "known_mismatch": "Known mismatch",
             "wrong_answers": "Wrong answers"}
 _TIME_COLUMNS = ("sgm_time", "median_time")
 
@@ -88,9 +90,8 @@ def _answered(runs: pd.DataFrame) -> pd.Series:
     return ((status == "optimal") & checked) | (status == "infeasible")
 
 
-def _censored(runs: pd.DataFrame, is_solved: pd.Series, par: float) -> pd.Series:
-    wall = pd.to_numeric(_column(runs, "wall_time"), errors="coerce").astype(float)
-    return wall.where(is_solved, par * time_limits(runs))
+def _censored(runs: pd.DataFrame, is_solved: pd.Series, statistics: Statistics) -> pd.Series:
+    return measured_time(runs, statistics).where(is_solved, statistics.par * time_limits(runs))
 
 
 def time_limits(runs: pd.DataFrame) -> pd.Series:
@@ -100,10 +101,11 @@ def time_limits(runs: pd.DataFrame) -> pd.Series:
     return limits.fillna(largest) if pd.notna(largest) else limits
 
 
-def censored_time(runs: pd.DataFrame, par: float = 1.0) -> pd.Series:
-    """Seconds per run for statistics: wall_time if the run was solved, else `par` times its
-    time limit (1: at the limit; 10: PAR10, as SAT competitions count unsolved runs)."""
-    return _censored(runs, solved(runs), par)
+def censored_time(runs: pd.DataFrame, statistics: Statistics = DEFAULT) -> pd.Series:
+    """Seconds per run for statistics: its time by `statistics.time` if the run was solved,
+    else `statistics.par` times its time limit (1: at the limit; 10: PAR10, as SAT
+    competitions count unsolved runs)."""
+    return _censored(runs, solved(runs), statistics)
 
 
 def unsolved_treatment(par: float = 1.0) -> str:
@@ -188,13 +190,13 @@ def wrong_answers(runs: pd.DataFrame, agreement: pd.Series | None = None) -> pd.
 
 # --- summary -------------------------------------------------------------------------------
 
-def summary(runs: pd.DataFrame, shift: float = SHIFT_SECONDS, par: float = 1.0) -> pd.DataFrame:
+def summary(runs: pd.DataFrame, statistics: Statistics = DEFAULT) -> pd.DataFrame:
     """One row per (solver, formulation), sorted by solver then formulation.
 
     Columns: ``runs`` (rows, all repeats), ``instances`` (distinct instances), ``solved``
     (runs solved, see `solved`), ``timeouts`` (runs with status time_limit), ``errors``
     (runs with status error), ``licence_limits`` / ``memory_limits`` (runs with those
-    statuses), ``sgm_time`` (shifted geometric mean, shift 1 s, of the censored time over
+    statuses), ``sgm_time`` (shifted geometric mean, `statistics.shift`, of the censored time over
     runs, licence-limited runs left out), ``median_time`` (median censored time, likewise),
     ``known_checked`` / ``known_mismatch`` (runs whose answer agreed / disagreed with the
     instance's known answer, see `known_agreement`), ``wrong_answers`` (runs whose answer
@@ -209,7 +211,7 @@ def summary(runs: pd.DataFrame, shift: float = SHIFT_SECONDS, par: float = 1.0) 
         "instance": _column(runs, "instance"), "solved": is_solved,
         "timeout": status == "time_limit", "error": status == "error",
         "licence": status == "licence_limit", "memory": status == "memory_limit",
-        "time": _censored(runs, is_solved, par),
+        "time": _censored(runs, is_solved, statistics),
         "agree": agreement == "agree", "mismatch": agreement == "mismatch", "wrong": wrong,
     }, index=runs.index)
     rows = []
@@ -220,7 +222,7 @@ def summary(runs: pd.DataFrame, shift: float = SHIFT_SECONDS, par: float = 1.0) 
             "instances": group["instance"].nunique(), "solved": int(group["solved"].sum()),
             "timeouts": int(group["timeout"].sum()), "errors": int(group["error"].sum()),
             "licence_limits": int(group["licence"].sum()), "memory_limits": int(group["memory"].sum()),
-            "sgm_time": shifted_geometric_mean(timed, shift), "median_time": float(timed.median()),
+            "sgm_time": shifted_geometric_mean(timed, statistics.shift), "median_time": float(timed.median()),
             "known_checked": int(group["agree"].sum()), "known_mismatch": int(group["mismatch"].sum()),
             "wrong_answers": int(group["wrong"].sum()),
         })
@@ -244,13 +246,19 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:.2g}"
 
 
-def formatted_summary(summary_df: pd.DataFrame) -> pd.DataFrame:
-    """The summary as strings with readable headers (times rounded, counts as integers)."""
+def _time_header(column: str, statistics: Statistics) -> str:
+    """"SGM solver time [s]": the header of a time column names the measure."""
+    return {"sgm_time": "SGM ", "median_time": "Median "}[column] + statistics.name + " [s]"
+
+
+def formatted_summary(summary_df: pd.DataFrame, statistics: Statistics = DEFAULT) -> pd.DataFrame:
+    """The summary as strings with readable headers (times rounded, counts as integers; the
+    time columns' headers name the measure)."""
     cells = {}
     for column in summary_df.columns:
         values = summary_df[column]
         if column in _TIME_COLUMNS:
-            cells[_HEADERS[column]] = [format_seconds(_number(v)) for v in values]
+            cells[_time_header(column, statistics)] = [format_seconds(_number(v)) for v in values]
         elif pd.api.types.is_numeric_dtype(values):
             cells[_HEADERS.get(column, column)] = ["--" if pd.isna(v) else f"{int(v)}" for v in values]
         else:
@@ -267,12 +275,13 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(char, char) for char in str(text))
 
 
-def definitions(shift: float = SHIFT_SECONDS, par: float = 1.0) -> str:
+def definitions(statistics: Statistics = DEFAULT) -> str:
     """What solved, the times and the SGM mean, in plain text, for the report pages."""
     return ("A run is solved if it is optimal with a solution that passed the independent checker, or proven "
             "infeasible, and its answer is not wrong (a wrong answer contradicts the instance's known answer or "
-            f"a solution another run found and the checker passed). Times are wall-clock seconds; {unsolved_treatment(par)}. SGM is the shifted geometric "
-            f"mean exp(mean(ln(t + s))) - s with s = {shift:g} s.")
+            f"a solution another run found and the checker passed). {statistics.sentence()} Times are seconds; "
+            f"{unsolved_treatment(statistics.par)}. SGM is the shifted geometric mean exp(mean(ln(t + s))) - s "
+            f"with s = {statistics.shift:g} s.")
 
 
 def sgm_definition(shift: float = SHIFT_SECONDS) -> str:
@@ -281,14 +290,15 @@ def sgm_definition(shift: float = SHIFT_SECONDS) -> str:
             rf"$s = {shift:g}$\,s.")
 
 
-def summary_caption(shift: float = SHIFT_SECONDS, par: float = 1.0) -> str:
-    """The LaTeX caption: what solved means, the treatment of unsolved runs, and the shift."""
+def summary_caption(statistics: Statistics = DEFAULT) -> str:
+    """The LaTeX caption: what solved means, the time measure, the treatment of unsolved runs,
+    and the shift."""
     return (
         "Runs per solver and formulation. Solved: optimal with a checked solution, or proven "
-        f"infeasible. Times are wall-clock seconds per run; {unsolved_treatment(par)} (timeouts, errors, "
-        "memory limit); runs refused by a size-limited licence are counted apart and left out of "
-        f"the times. {sgm_definition(shift)} Known answer: runs whose answer agreed with / differed from "
-        "the instance's known answer."
+        f"infeasible. {latex_escape(statistics.sentence())} Times are seconds per run; "
+        f"{unsolved_treatment(statistics.par)} (timeouts, errors, memory limit); runs refused by a size-limited "
+        f"licence are counted apart and left out of the times. {sgm_definition(statistics.shift)} Known answer: "
+        "runs whose answer agreed with / differed from the instance's known answer."
     )
 
 
@@ -302,9 +312,10 @@ _LATEX_LAYOUT = (  # column: (group heading, column heading); grouped columns sh
 )
 
 
-def _latex_header(columns: list[str]) -> list[str]:
+def _latex_header(columns: list[str], statistics: Statistics) -> list[str]:
     """Two header rows: group headings over \\cmidrule's, then the column headings."""
-    layout = dict(_LATEX_LAYOUT)
+    time_group = f"{statistics.name.capitalize()} [s]"
+    layout = {c: ((time_group, head[1]) if c in _TIME_COLUMNS else head) for c, head in _LATEX_LAYOUT}
     heads = [layout.get(c, ("", _HEADERS.get(c, c))) for c in columns]
     top, rules, start = [], [], 0
     while start < len(heads):
@@ -326,17 +337,17 @@ def _latex_header(columns: list[str]) -> list[str]:
 
 
 def summary_latex(summary_df: pd.DataFrame, caption: str | None = None,
-                  label: str = "tab:solver-summary") -> str:
+                  label: str = "tab:solver-summary", statistics: Statistics = DEFAULT) -> str:
     """A booktabs ``table`` (\\toprule, \\midrule, \\bottomrule) ready to ``\\input``.
 
     Needs ``\\usepackage{booktabs}`` in the preamble. Columns are grouped under headings
-    (Runs, Time [s], Known answer) to fit a thesis text width; text columns are
+    (Runs, the time measure, Known answer) to fit a thesis text width; text columns are
     left-aligned and escaped, numbers right-aligned. The CSV keeps the full precision.
     """
     order = [c for c, _ in _LATEX_LAYOUT if c in summary_df.columns]
     columns = order + [c for c in summary_df.columns if c not in order]
     frame = summary_df[columns]
-    cells = formatted_summary(frame)
+    cells = formatted_summary(frame, statistics)
     spec = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in columns)
     lines = [
         "% requires \\usepackage{booktabs}",
@@ -344,11 +355,11 @@ def summary_latex(summary_df: pd.DataFrame, caption: str | None = None,
         "  \\centering",
         "  \\small",
         "  \\setlength{\\tabcolsep}{4pt}",
-        f"  \\caption{{{caption if caption is not None else summary_caption()}}}",
+        f"  \\caption{{{caption if caption is not None else summary_caption(statistics)}}}",
         f"  \\label{{{label}}}",
         f"  \\begin{{tabular}}{{{spec}}}",
         "    \\toprule",
-        *_latex_header(columns),
+        *_latex_header(columns, statistics),
         "    \\midrule",
     ]
     for _, row in cells.iterrows():
@@ -377,9 +388,10 @@ def _write_text(path: Path, text: str) -> None:
 
 
 def write_summary(summary_df: pd.DataFrame, csv_path: str | Path, tex_path: str | Path,
-                  caption: str | None = None, label: str = "tab:solver-summary") -> tuple[Path, Path]:
+                  caption: str | None = None, label: str = "tab:solver-summary",
+                  statistics: Statistics = DEFAULT) -> tuple[Path, Path]:
     """Write the summary as CSV (full precision) and as a booktabs LaTeX table; return both paths."""
     csv_path, tex_path = Path(csv_path), Path(tex_path)
     _write_text(csv_path, summary_df.to_csv(index=False))
-    _write_text(tex_path, summary_latex(summary_df, caption, label))
+    _write_text(tex_path, summary_latex(summary_df, caption, label, statistics))
     return csv_path, tex_path

@@ -26,6 +26,7 @@ rule report:
         csv=f"{RESULTS}/tables/runs.csv",
         summary_csv=f"{RESULTS}/tables/summary.csv",
         summary_tex=f"{RESULTS}/tables/summary.tex",
+        scores=f"{RESULTS}/tables/scores.csv",
         figures=f"{RESULTS}/figures/figures.json",
         counts=f"{RESULTS}/tables/counts.csv",
         report=f"{RESULTS}/report.md",

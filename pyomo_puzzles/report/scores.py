@@ -1,0 +1,258 @@
+"""The scores benchmark suites rank by, instances too easy to rank anything, and the A/A noise.
+
+Per family, a *method* is a solver / formulation pair, and each method's time on an
+instance is the median of its repeats' censored times by the configured measure (see
+`pyomo_puzzles.report.figures.instance_times`; solved: a strict majority of its repeats).
+Scores compare methods on the same instances. Where the methods of a family have times on
+different instances (a formulation applies to some instances only; a size-limited licence
+refused some runs), the scores are taken over the instance set that keeps the most
+(methods x instances): the instances of one method, and every method with a time on all of
+them. The methods left out are named in a note. The scores:
+
+* ``sgm``: the shifted geometric mean of the times, scaled so that the best method is 1
+  (Mittelmann's benchmarks of optimisation software); the *virtual best* (on every
+  instance the best time of any method) is a row of its own, at or below 1.
+* ``par2``: the mean time with every unsolved instance counted at twice the time limit
+  (PAR-2, the SAT competitions' score).
+* ``borda``: the MiniZinc Challenge's complete score: on every instance each method meets
+  every other; the one that solved it when the other did not scores 1, when both solved it
+  they share 1 in proportion to the other's time (t_other / (t_self + t_other)), when
+  neither did, neither scores. Higher is better. A wrong answer is unsolved.
+* ``solved_by_all``: the scaled SGM over only the instances every method solved (the mode
+  of solver-benchmark's reports), so that time-outs do not dominate the comparison.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pyomo_puzzles.report import tables
+from pyomo_puzzles.report.figures import VIRTUAL_BEST, instance_times
+from pyomo_puzzles.report.measure import DEFAULT, Statistics
+
+EXPLANATIONS = {
+    "sgm": "SGM (scaled): the shifted geometric mean of the time per instance, divided by the best method's, so "
+           "that the best method is 1 and 2 means twice as slow (Mittelmann's benchmarks); the virtual best takes "
+           "on every instance the best time of any method.",
+    "par2": "PAR-2 [s]: the mean time per instance with every unsolved instance counted at twice the time limit "
+            "(the SAT competitions' score); lower is better.",
+    "borda": "Borda: the MiniZinc Challenge's complete score. On each instance each method meets every other: "
+             "solving it when the other did not scores 1; when both solved it they share the point in proportion "
+             "to the other's time; higher is better, at most (methods - 1) per instance.",
+    "solved_by_all": "Solved by all: the scaled SGM over only the instances every method solved (as "
+                     "solver-benchmark reports it), so that time-outs do not dominate; the count says over how many.",
+}
+
+SCORE_COLUMNS = {"sgm": ["sgm", "sgm_scaled"], "par2": ["par2"], "borda": ["borda"],
+                 "solved_by_all": ["solved_by_all_instances", "solved_by_all_sgm", "solved_by_all_scaled"]}
+
+
+def _licence_refused(runs: pd.DataFrame) -> set[tuple[str, str]]:
+    """(puzzle, method) with runs refused by a size-limited licence."""
+    refused = runs[tables._column(runs, "status") == "licence_limit"]
+    return {(str(p), f"{s} / {f}") for p, s, f in zip(refused["puzzle"], refused["solver"], refused["formulation"])}
+
+
+def _scored(times: pd.DataFrame) -> tuple[frozenset[str], list[str]]:
+    """The instances and methods a family's scores are taken over: the instance set of one
+    method, with every method that has a time on all of it, the one with the most
+    (methods x instances; ties: more instances)."""
+    sets = {m: frozenset(g["instance"]) for m, g in times.groupby("method", sort=True)}
+    best: tuple[int, int, frozenset[str], list[str]] | None = None
+    for candidate in set(sets.values()):
+        methods = sorted(m for m, found in sets.items() if candidate <= found)
+        key = (len(methods) * len(candidate), len(candidate))
+        if best is None or key > best[:2]:
+            best = (*key, candidate, methods)
+    return (best[2], best[3]) if best else (frozenset(), [])
+
+
+def _grid(times: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series]:
+    """Time, solved and time limit per instance (rows) and method (columns), over the
+    instances every method has a time on."""
+    time = times.pivot(index="instance", columns="method", values="time").dropna()
+    solved = times.pivot(index="instance", columns="method", values="solved").reindex(time.index).astype(bool)
+    limit = times.groupby("instance")["time_limit"].max().reindex(time.index)
+    return time, solved, limit
+
+
+def _borda(time: pd.DataFrame, solved: pd.DataFrame) -> pd.Series:
+    """The MiniZinc complete score of each method, summed over instances."""
+    t, s = time.to_numpy(dtype=float), solved.to_numpy(dtype=bool)
+    score = np.zeros(t.shape[1])
+    for i in range(t.shape[1]):
+        for j in range(t.shape[1]):
+            if i == j:
+                continue
+            only_i = s[:, i] & ~s[:, j]
+            both = s[:, i] & s[:, j]
+            total = t[:, i] + t[:, j]
+            share = np.where(total > 0, t[:, j] / np.where(total > 0, total, 1.0), 0.5)
+            score[i] += only_i.sum() + share[both].sum()
+    return pd.Series(score, index=time.columns)
+
+
+def _scaled(values: pd.Series) -> pd.Series:
+    best = values.drop(VIRTUAL_BEST, errors="ignore").min()
+    return values / best if best and not math.isnan(best) else values * math.nan
+
+
+def _family_scores(time: pd.DataFrame, solved: pd.DataFrame, limit: pd.Series, stats: Statistics) -> pd.DataFrame:
+    best = time.where(solved).min(axis=1).fillna(time.min(axis=1))  # nobody solved it: censored as they are
+    with_best = time.assign(**{VIRTUAL_BEST: best})
+    solved_best = solved.assign(**{VIRTUAL_BEST: solved.any(axis=1)})
+    sgm = with_best.apply(lambda column: tables.shifted_geometric_mean(column, stats.shift))
+    par2 = with_best.where(solved_best, 2 * limit, axis=0).mean()
+    all_solved = solved.all(axis=1)
+    sgm_all = with_best[all_solved].apply(lambda column: tables.shifted_geometric_mean(column, stats.shift))
+    return pd.DataFrame({
+        "instances": len(time), "solved": solved_best.sum().astype(int), "sgm": sgm, "sgm_scaled": _scaled(sgm),
+        "par2": par2, "borda": _borda(time, solved).reindex(with_best.columns),
+        "solved_by_all_instances": int(all_solved.sum()), "solved_by_all_sgm": sgm_all,
+        "solved_by_all_scaled": _scaled(sgm_all),
+    })
+
+
+def score_table(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tuple[pd.DataFrame, list[str]]:
+    """The selected scores per family and method (tidy: puzzle, method, solver, formulation,
+    instances, solved, then the columns of each score in `stats.scores`), the virtual best
+    last in each family; and notes on methods left out."""
+    refused = _licence_refused(runs)
+    timed = runs[tables._column(runs, "status") != "licence_limit"]
+    times = instance_times(timed, stats)
+    frames, notes = [], []
+    for puzzle, group in times.groupby("puzzle", sort=True):
+        instances, methods = _scored(group)
+        notes += _left_out(puzzle, group, instances, methods, refused)
+        group = group[group["method"].isin(methods) & group["instance"].isin(instances)]
+        time, solved, limit = _grid(group)
+        if time.empty or time.shape[1] < 2:
+            notes.append(f"{puzzle}: no scores (fewer than two methods with times on common instances).")
+            continue
+        table = _family_scores(time, solved, limit, stats)
+        methods = group.drop_duplicates("method").set_index("method")
+        table.insert(0, "solver", [methods["solver"].get(m, "") for m in table.index])
+        table.insert(1, "formulation", [methods["formulation"].get(m, "") for m in table.index])
+        table.index.name = "method"
+        order = sorted(time.columns, key=lambda m: (table.at[m, "sgm_scaled"], m)) + [VIRTUAL_BEST]
+        frames.append(table.loc[order].reset_index().assign(puzzle=puzzle))
+    chosen = [c for score in stats.scores for c in SCORE_COLUMNS[score]]
+    columns = ["puzzle", "method", "solver", "formulation", "instances", "solved", *chosen]
+    if not frames:
+        return pd.DataFrame(columns=columns), notes
+    return pd.concat(frames, ignore_index=True)[columns], notes
+
+
+def _left_out(puzzle: str, times: pd.DataFrame, instances: frozenset[str], methods: list[str],
+              refused: set[tuple[str, str]]) -> list[str]:
+    """A note naming the methods of a family left out of its scores, and why."""
+    total = times["instance"].nunique()
+    reasons = []
+    for method, group in times[~times["method"].isin(methods)].groupby("method", sort=True):
+        count = group["instance"].nunique()
+        why = ("a size-limited licence refused some of its runs" if (puzzle, method) in refused
+               else "its formulation applies to some instances only")
+        reasons.append(f"{method} ({why}: times on {count} of {total})")
+    if not reasons:
+        return []
+    return [f"{puzzle}: scores over {len(instances)} of its {total} instances, those every scored method has a "
+            f"time on; left out: {'; '.join(reasons)}."]
+
+
+def explanations(stats: Statistics = DEFAULT) -> list[str]:
+    """One sentence per selected score, in the order configured."""
+    return [EXPLANATIONS[score] for score in stats.scores]
+
+
+_FORMATS = {"sgm": tables.format_seconds, "par2": tables.format_seconds, "solved_by_all_sgm": tables.format_seconds,
+            "sgm_scaled": lambda v: f"{v:.2f}", "solved_by_all_scaled": lambda v: f"{v:.2f}",
+            "borda": lambda v: f"{v:.1f}"}
+_HEADERS = {"method": "Method", "instances": "Instances", "solved": "Solved", "sgm": "SGM [s]",
+            "sgm_scaled": "SGM scaled", "par2": "PAR-2 [s]", "borda": "Borda",
+            "solved_by_all_instances": "Solved by all", "solved_by_all_sgm": "SGM on those [s]",
+            "solved_by_all_scaled": "scaled"}
+
+
+def formatted(table: pd.DataFrame) -> pd.DataFrame:
+    """The scores of one family as strings with readable headers ("--" where a score has no value)."""
+    shown = table.drop(columns=["puzzle", "solver", "formulation"])
+    cells = {}
+    for column in shown.columns:
+        fmt = _FORMATS.get(column, lambda v: f"{int(v)}" if isinstance(v, (int, np.integer, float)) else str(v))
+        cells[_HEADERS.get(column, column)] = ["--" if (isinstance(v, float) and math.isnan(v)) else fmt(v)
+                                               for v in shown[column]]
+    return pd.DataFrame(cells)
+
+
+def scores_latex(table: pd.DataFrame, puzzle: str, stats: Statistics = DEFAULT) -> str:
+    """The scores of one family as a booktabs table (needs booktabs and graphicx)."""
+    rows = table[table["puzzle"] == puzzle]
+    cells = formatted(rows)
+    caption = (f"{tables.latex_escape(puzzle)}: scores per method over the {int(rows['instances'].iloc[0])} instances "
+               f"every method has a time on. {tables.latex_escape(stats.sentence())} "
+               + " ".join(tables.latex_escape(e) for e in explanations(stats)))
+    lines = ["% requires \\usepackage{booktabs}", "\\begin{table}[htbp]", "  \\centering", "  \\small",
+             f"  \\caption{{{caption}}}", f"  \\label{{tab:scores-{puzzle}}}",
+             "  \\begin{tabular}{l" + "r" * (len(cells.columns) - 1) + "}", "    \\toprule",
+             "    " + " & ".join(tables.latex_escape(c) for c in cells.columns) + " \\\\", "    \\midrule"]
+    lines += ["    " + " & ".join(tables.latex_escape(v) for v in row) + " \\\\" for row in cells.itertuples(index=False)]
+    lines += ["    \\bottomrule", "  \\end{tabular}", "\\end{table}", ""]
+    return tables.fit_to_width("\n".join(lines))
+
+
+def write_scores(runs: pd.DataFrame, directory: str | Path, stats: Statistics = DEFAULT) -> list[Path]:
+    """``scores.csv`` (tidy, full precision) and ``scores_<puzzle>.tex`` per family."""
+    directory = Path(directory)
+    table, _ = score_table(runs, stats)
+    csv = directory / "scores.csv"
+    tables._write_text(csv, table.to_csv(index=False))
+    written = [csv]
+    for puzzle in sorted(table["puzzle"].unique()):
+        path = directory / f"scores_{puzzle}.tex"
+        tables._write_text(path, scores_latex(table, puzzle, stats))
+        written.append(path)
+    return written
+
+
+# --- instances that cannot rank, and the noise of one method against itself ------------------
+
+def trivial_instances(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tuple[int, int]:
+    """(instances every method that ran them solved in under `stats.trivial_below` seconds of
+    the measure, all instances), over all families; licence-refused runs left out."""
+    timed = runs[tables._column(runs, "status") != "licence_limit"]
+    times = instance_times(timed, stats)
+    if times.empty:
+        return 0, 0
+    per_instance = times.groupby(["puzzle", "instance"]).agg(
+        all_solved=("solved", "all"), slowest=("time", "max"))
+    trivial = per_instance["all_solved"] & (per_instance["slowest"] < stats.trivial_below)
+    return int(trivial.sum()), len(per_instance)
+
+
+def noise(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
+    """A/A noise: per (puzzle, solver, formulation), over the instances it solved in at least
+    two runs (repeats, seeds, permutations), the ratio slowest / fastest of those runs' times
+    by the measure: its median and 90th percentile. Columns: puzzle, solver, formulation,
+    instances, median_ratio, p90_ratio. Empty where nothing ran twice."""
+    columns = ["puzzle", "solver", "formulation", "instances", "median_ratio", "p90_ratio"]
+    is_solved = tables.solved(runs)
+    frame = pd.DataFrame({"puzzle": tables._column(runs, "puzzle").astype(str),
+                          "solver": tables._column(runs, "solver").astype(str),
+                          "formulation": tables._column(runs, "formulation").astype(str),
+                          "instance": tables._column(runs, "instance").astype(str),
+                          "time": tables.censored_time(runs, stats)})[is_solved]
+    keys = ["puzzle", "solver", "formulation"]
+    spread = frame.groupby([*keys, "instance"])["time"].agg(["min", "max", "size"]).reset_index()
+    spread = spread[spread["size"] >= 2]
+    if spread.empty:
+        return pd.DataFrame(columns=columns)
+    spread["ratio"] = spread["max"].clip(lower=1e-6) / spread["min"].clip(lower=1e-6)
+    rows = [{**dict(zip(keys, key)), "instances": len(group), "median_ratio": float(group["ratio"].median()),
+             "p90_ratio": float(group["ratio"].quantile(0.9))} for key, group in spread.groupby(keys, sort=True)]
+    table = pd.DataFrame(rows, columns=columns)
+    table.attrs["pooled"] = (float(spread["ratio"].median()), float(spread["ratio"].quantile(0.9)), len(spread))
+    return table
