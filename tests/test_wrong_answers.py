@@ -69,3 +69,29 @@ def test_a_wrong_answer_injected_into_a_results_folder_shows_in_the_tables_and_t
     assert "- packing/l_tromino_cube: cbc / placement says infeasible: contradicts the instance's known answer" in text
     page_html = html.render_html(results, runs, tables.summary(runs), [], {}, tmp_path)
     assert "1 wrong answer" in page_html and "cbc / placement says infeasible" in page_html
+
+
+def test_an_optimum_worse_than_a_checked_solution_of_the_same_formulation_is_wrong() -> None:
+    """Minimising: "good" found a checked solution of 4; "bad" claims 5 is optimal. A claim
+    within the tolerance, another formulation's objective and a maximised one are judged by
+    their own sense and formulation."""
+    frame = pd.DataFrame([
+        row("x/a", "good", "optimal", True, objective=4.0, objective_sense="minimize"),
+        row("x/a", "bad", "optimal", True, objective=5.0, objective_sense="minimize"),
+        row("x/a", "close", "optimal", True, objective=4.0 + 1e-7, objective_sense="minimize"),
+        row("x/a", "other", "optimal", True, objective=9.0, objective_sense="minimize", formulation="g"),
+        row("x/b", "good", "optimal", True, objective=7.0, objective_sense="maximize"),
+        row("x/b", "bad", "optimal", None, objective=6.0, objective_sense="maximize"),
+        row("x/b", "stopped", "time_limit", True, objective=6.0, objective_sense="maximize"),  # claims no optimum
+    ])
+    reasons = tables.wrong_answers(frame).tolist()
+    assert reasons[1] == "claims the optimum 5, but good / f found a checked solution with objective 4"
+    assert reasons[5] == "claims the optimum 6, but good / f found a checked solution with objective 7"
+    assert [reasons[k] for k in (0, 2, 3, 4, 6)] == [None] * 5
+    assert tables.summary(frame).set_index("solver").loc["bad", "wrong_answers"] == 2
+
+
+def test_runs_record_the_sense_of_their_objective() -> None:
+    """Rubik's cubes in stages minimise the number of moves (increasing stages)."""
+    record = api.solve("rubik/htm_depth_07", "projections", "highs", isolate=False)
+    assert record.status == "optimal" and record.objective_sense == "minimize"

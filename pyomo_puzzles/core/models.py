@@ -44,6 +44,13 @@ def build_model(instance: Instance, form: Formulation) -> pyo.ConcreteModel:
     return instantiate(form, instance.spec)
 
 
+def objective_sense(model: pyo.ConcreteModel) -> str | None:
+    """"minimize" or "maximize": the sense of the model's active objective (None: it has none)."""
+    for objective in model.component_data_objects(pyo.Objective, active=True):
+        return "maximize" if objective.sense == pyo.maximize else "minimize"
+    return None
+
+
 def _below_error(record: logging.LogRecord) -> bool:
     return record.levelno < logging.ERROR
 

@@ -65,6 +65,7 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
 
     solver_time, build_time, decode_time, nodes, models, settled, objectives = 0.0, 0.0, 0.0, 0, 0, 0, []
     record.status, found = "infeasible", None
+    record.objective_sense = "minimize"  # stages come in increasing objective (`registry.Stage`)
     for stage in form.stages(instance.spec):
         objectives.append(stage.objective)
         settled += stage.settled

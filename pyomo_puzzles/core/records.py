@@ -73,6 +73,7 @@ class RunRecord:
     solver_version: str | None = None
     status: str = "error"
     objective: float | None = None
+    objective_sense: str | None = None
     bound: float | None = None
     wall_time: float | None = None
     load_time: float | None = None
@@ -151,6 +152,10 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
             "or its solution failed the check",
         },
         "objective": {"type": ["number", "null"]},
+        "objective_sense": {"enum": ["minimize", "maximize", None],
+                            "description": "whether the model minimises or maximises its objective (null: the "
+                            "run built no model); a claimed optimum worse than another run's checked solution of "
+                            "the same formulation is a wrong answer"},
         "bound": {"type": ["number", "null"], "description": "best proven objective bound"},
         "wall_time": {"type": ["number", "null"], "description": "whole run: build, solve, decode, check"},
         "load_time": {"type": ["number", "null"],

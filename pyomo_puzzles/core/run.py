@@ -17,7 +17,7 @@ from pyomo_puzzles.core import instances, parts, registry, solvers
 from pyomo_puzzles.core.checking import attach_checked_solution
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.isolation import GRACE_SECONDS, Interrupted, Say, run_isolated
-from pyomo_puzzles.core.models import abstract_model, build_model, choose_formulation
+from pyomo_puzzles.core.models import abstract_model, build_model, choose_formulation, objective_sense
 from pyomo_puzzles.core.processes import cpu_seconds
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
 from pyomo_puzzles.core.warmup import blas_threads, prepared_process
@@ -158,6 +158,7 @@ def _solve_once(record: RunRecord, instance: Instance, form: registry.Formulatio
                 settings: RunSettings, started: float, began: float) -> None:
     model = build_model(instance, form)
     record.build_time = time.perf_counter() - began
+    record.objective_sense = objective_sense(model)
     left = _left(settings, started)
     if left is not None and left <= 0:
         raise _OutOfTime("time limit reached while building the model")

@@ -162,27 +162,61 @@ def known_agreement(runs: pd.DataFrame) -> pd.Series:
     return pd.Series([_agreement(row) for row in table.to_dict("records")], index=runs.index, dtype=object)
 
 
+def _best_checked(runs: pd.DataFrame, checked: pd.Series) -> dict[tuple, tuple[float, str]]:
+    """Per (instance, formulation): the best objective of a checked solution, by the runs'
+    objective sense, and the run that found it."""
+    best: dict[tuple, tuple[float, str]] = {}
+    frame = pd.DataFrame({"instance": _column(runs, "instance"), "formulation": _column(runs, "formulation"),
+                          "solver": _column(runs, "solver"), "objective": _column(runs, "objective").map(_number),
+                          "sense": _column(runs, "objective_sense")}, index=runs.index)[checked]
+    for row in frame.itertuples():
+        if row.sense not in ("minimize", "maximize") or math.isnan(row.objective):
+            continue
+        key = (row.instance, row.formulation)
+        better = key not in best or (row.objective < best[key][0] if row.sense == "minimize"
+                                     else row.objective > best[key][0])
+        if better:
+            best[key] = (row.objective, f"{row.solver} / {row.formulation}")
+    return best
+
+
+def _worse(objective: float, than: float, sense) -> bool:
+    """Whether `objective` is worse than `than` by more than the tolerance, for the sense."""
+    tolerance = OBJECTIVE_TOLERANCE * max(1.0, abs(than))
+    return objective > than + tolerance if sense == "minimize" else objective < than - tolerance
+
+
 def wrong_answers(runs: pd.DataFrame, agreement: pd.Series | None = None) -> pd.Series:
     """Per run: why its answer is wrong, or None. A run answers when it says ``optimal`` or
     ``infeasible``; the answer is wrong when it contradicts the instance's known answer
-    (`known_agreement` says "mismatch"), or when it says ``infeasible`` for an instance on
-    which another run found a solution that passed the independent checker. `agreement` is
+    (`known_agreement` says "mismatch"), when it says ``infeasible`` for an instance on
+    which another run found a solution that passed the independent checker, or when it
+    claims an optimum worse (by its ``objective_sense``, beyond 1e-6 relative) than a
+    checked solution another run of the same formulation found. `agreement` is
     `known_agreement(runs)` where the caller has it already."""
     status = _column(runs, "status").astype(object)
     checked = _column(runs, "checked").map(_is_true).astype(bool)
     instance = _column(runs, "instance").astype(object)
+    formulation = _column(runs, "formulation").astype(object)
+    objective = _column(runs, "objective").map(_number)
+    sense = _column(runs, "objective_sense")
     finders: dict[str, str] = {}
     found = checked & instance.notna()  # a table without instance names has no cross-run check
-    for name, solver, formulation in zip(instance[found], _column(runs, "solver")[found],
-                                         _column(runs, "formulation")[found]):
-        finders.setdefault(name, f"{solver} / {formulation}")
+    for name, solver, form in zip(instance[found], _column(runs, "solver")[found], formulation[found]):
+        finders.setdefault(name, f"{solver} / {form}")
+    best = _best_checked(runs, found)
     agreement = known_agreement(runs) if agreement is None else agreement
     reasons = []
     for index in runs.index:
+        better = best.get((instance[index], formulation[index]))
         if agreement[index] == "mismatch":
             reasons.append("contradicts the instance's known answer")
         elif status[index] == "infeasible" and instance[index] in finders:
             reasons.append(f"says infeasible, but {finders[instance[index]]} found a solution the checker passed")
+        elif (status[index] == "optimal" and better is not None and not math.isnan(objective[index])
+              and _worse(objective[index], better[0], sense[index])):
+            reasons.append(f"claims the optimum {objective[index]:g}, but {better[1]} found a checked solution "
+                           f"with objective {better[0]:g}")
         else:
             reasons.append(None)
     return pd.Series(reasons, index=runs.index, dtype=object)
