@@ -44,6 +44,13 @@ def test_each_measure_by_hand():
     assert DEFAULT.time == "solver"  # a solver comparison ranks by the solvers' own time
 
 
+def test_the_recorded_call_time_is_the_solver_call():
+    """With call_time recorded (0.6: 0.1 lost between the parts), it is the call, not wall - parts."""
+    runs = pd.DataFrame([run("p/a", "glpk", "f", solver_time=None, call_time=0.6)])
+    assert measured_time(runs, SOLVER).tolist() == pytest.approx([0.6])
+    assert measured_time(runs, BUILD_AND_SOLVE).tolist() == pytest.approx([0.8])
+
+
 def test_a_record_with_only_a_wall_time_gives_it_under_every_measure():
     runs = pd.DataFrame([{"wall_time": 2.0, "status": "optimal", "checked": True}])
     for stats in (SOLVER, BUILD_AND_SOLVE, WALL):

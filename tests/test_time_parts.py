@@ -53,6 +53,26 @@ def test_a_formulation_in_stages_sums_its_decoding() -> None:
     assert record.status == "optimal" and record.checked
     assert record.decode_time > 0 and record.check_time > 0
     assert record.build_time + record.solver_time + record.decode_time + record.check_time <= record.wall_time
+    assert record.solver_time <= record.call_time
+    assert record.build_time + record.call_time + record.decode_time + record.check_time <= record.wall_time
+
+
+def test_the_call_holds_the_solver_and_the_parts_add_up_to_the_wall_time() -> None:
+    """One model: build, call (hand-over, the solver's run, read-back), decode and check are
+    the run, to within the bookkeeping between them."""
+    record = pp.solve(CUBE, "placement", "highs", isolate=False)
+    assert record.status == "optimal" and record.checked
+    assert 0 < record.solver_time <= record.call_time
+    parts = record.build_time + record.call_time + record.decode_time + record.check_time
+    assert parts <= record.wall_time <= parts + 0.05
+
+
+def test_a_solver_without_a_clock_of_its_own_in_stages_has_none() -> None:
+    """GLPK reports no time: a staged run on it records none (not a sum of zeros)."""
+    if not installed("glpk"):
+        pytest.skip("glpk not installed")
+    record = pp.solve("rubik/htm_depth_07", "projections", "glpk", isolate=False)
+    assert record.status == "optimal" and record.solver_time is None and record.call_time > 0
 
 
 def test_a_reference_solver_records_the_limit_it_was_given() -> None:

@@ -37,6 +37,7 @@ class PartResult:
     nodes: int = 0
     build_time: float = 0.0
     decode_time: float = 0.0
+    call_time: float = 0.0
     solved: bool = True  # False: not started, the time limit had run out
 
 
@@ -50,9 +51,10 @@ def solve_part(form: registry.Formulation, part, solve: Callable, time_left: Cal
     build_time = time.perf_counter() - built
     outcome = solve(model, time_left())
     decoding = time.perf_counter()
+    call_time = decoding - built - build_time
     solution = form.decode(part, model) if outcome.has_solution else None
     return PartResult(outcome.status, outcome.message, solution, outcome.solver_time, outcome.nodes or 0,
-                      build_time, time.perf_counter() - decoding)
+                      build_time, time.perf_counter() - decoding, call_time)
 
 
 def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formulation, solve: Callable,
@@ -63,7 +65,7 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
     def one(part) -> PartResult:
         return solve_part(form, part, solve, time_left)
 
-    solver_time, build_time, decode_time, nodes, models, settled, objectives = 0.0, 0.0, 0.0, 0, 0, 0, []
+    solver_time, build_time, decode_time, call_time, nodes, models, settled, objectives = 0.0, 0.0, 0.0, 0.0, 0, 0, 0, []
     record.status, found = "infeasible", None
     record.objective_sense = "minimize"  # stages come in increasing objective (`registry.Stage`)
     for stage in form.stages(instance.spec):
@@ -78,6 +80,7 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
                 else solver_time + answer.solver_time  # one part without a clock: the run has none
             build_time += answer.build_time
             decode_time += answer.decode_time
+            call_time += answer.call_time
             nodes += answer.nodes
             if answer.solution is not None:
                 found = answer.solution
@@ -95,6 +98,7 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
     if record.status == "infeasible":
         record.bound = None
     record.solver_time, record.build_time, record.decode_time, record.nodes = solver_time, build_time, decode_time, nodes
+    record.call_time = call_time
     span = f"{objectives[0]:g}..{objectives[-1]:g}" if objectives else "none"
     summary = f"{len(objectives)} stages (objective {span}): {models} models solved, {settled} parts settled without a solver"
     record.message = summary + (f"; {record.message}" if record.message else "")

@@ -79,6 +79,7 @@ class RunRecord:
     load_time: float | None = None
     startup_time: float | None = None
     build_time: float | None = None
+    call_time: float | None = None
     solver_time: float | None = None
     decode_time: float | None = None
     check_time: float | None = None
@@ -168,6 +169,9 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                          "for a solver that declares none (its imports happen while the run loads, in load_time) "
                          "and for a reference solver"},
         "build_time": {"type": ["number", "null"], "description": "Pyomo: data to concrete model"},
+        "call_time": {"type": ["number", "null"],
+                      "description": "the solver call on the framework's clock: handing the model to the solver, "
+                      "the solver's run (solver_time, where it reports one) and reading the answer back"},
         "solver_time": {"type": ["number", "null"],
                         "description": "the solver's own clock (null where the solver reports no time of its own)"},
         "decode_time": {"type": ["number", "null"],

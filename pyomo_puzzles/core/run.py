@@ -162,7 +162,9 @@ def _solve_once(record: RunRecord, instance: Instance, form: registry.Formulatio
     left = _left(settings, started)
     if left is not None and left <= 0:
         raise _OutOfTime("time limit reached while building the model")
+    calling = time.perf_counter()
     outcome = solvers.SolverSession(solver, model, settings.replace(time_limit=left)).solve()
+    record.call_time = time.perf_counter() - calling
     record.status, record.message = outcome.status, outcome.message
     record.objective, record.bound = outcome.objective, outcome.bound
     record.solver_time, record.nodes = outcome.solver_time, outcome.nodes

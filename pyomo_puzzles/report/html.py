@@ -61,11 +61,13 @@ def cell_text(value: object) -> str:
     return html.escape(str(value))
 
 
-def html_table(frame: pd.DataFrame, caption: str | None = None, css_class: str | None = None) -> str:
+def html_table(frame: pd.DataFrame, caption: str | None = None, css_class: str | None = None,
+               right: Sequence[bool] | None = None) -> str:
     """A DataFrame (no index) as an HTML table in a horizontally scrolling box (for tables
-    wider than the page); numeric columns right-aligned. Cells and headers are escaped here."""
-    numeric = [pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
-               for c in frame.columns]
+    wider than the page); numeric columns right-aligned (or those `right` says, per column).
+    Cells and headers are escaped here."""
+    numeric = list(right) if right is not None else [
+        pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c]) for c in frame.columns]
     # <wbr>: long snake_case headers may wrap at their underscores instead of widening the table
     head = "".join(f"<th>{html.escape(str(c)).replace('_', '_<wbr>')}</th>" for c in frame.columns)
     rows = []
@@ -218,7 +220,8 @@ def scores_html(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> str:
              "virtual best takes the best time of any method on every instance.</p>", f"<ul>{explained}</ul>"]
     parts += [f"<p>{html.escape(note)}</p>" for note in notes]
     for puzzle in sorted(table["puzzle"].unique()):
-        parts.append(f"<h3>{html.escape(puzzle)}</h3>" + html_table(scores.formatted(table[table["puzzle"] == puzzle])))
+        cells = scores.formatted(table[table["puzzle"] == puzzle])
+        parts.append(f"<h3>{html.escape(puzzle)}</h3>" + html_table(cells, right=[c != "Method" for c in cells.columns]))
     return "\n".join(parts)
 
 

@@ -1,8 +1,9 @@
 """What the statistics rank by: the time measure of a run, and the settings of the statistics.
 
 A run's record splits its time into parts (``core.records``): ``load_time`` (before the
-run's clock), ``build_time``, the solver call, ``decode_time``, ``check_time``, and
-``wall_time`` over all of it. ``solver_time`` is the solver's own clock, inside the call.
+run's clock), ``build_time``, the solver call (``call_time``), ``decode_time``,
+``check_time``, and ``wall_time`` over all of it. ``solver_time`` is the solver's own clock,
+inside the call.
 The measures:
 
 * ``solver`` (the default, for solver comparisons): the solver's own reported time. A
@@ -99,10 +100,12 @@ def _seconds(runs: pd.DataFrame, column: str) -> pd.Series:
 
 
 def solver_call_time(runs: pd.DataFrame) -> pd.Series:
-    """Seconds per run of the solver call on the framework's clock: wall time less building,
-    decoding and checking (parts a record lacks count as zero; never below zero)."""
+    """Seconds per run of the solver call on the framework's clock: the record's
+    ``call_time``, or where it has none (a reference solver, an older record) the wall time
+    less building, decoding and checking (parts it lacks count as zero; never below zero)."""
     parts = sum(_seconds(runs, c).fillna(0.0) for c in ("build_time", "decode_time", "check_time"))
-    return (_seconds(runs, "wall_time") - parts).clip(lower=0.0)
+    derived = (_seconds(runs, "wall_time") - parts).clip(lower=0.0)
+    return _seconds(runs, "call_time").fillna(derived)
 
 
 def without_own_clock(runs: pd.DataFrame) -> pd.Series:
