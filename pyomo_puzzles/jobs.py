@@ -181,6 +181,8 @@ def count_to_record(smk: Any) -> None:
                       "complete": False, "message": str(error).splitlines()[0]}
         print(f"{w.instance} [{w.formulation}] on {w.solver}: {result.get('solutions')} solutions, "
               f"complete: {result.get('complete')} {result.get('message') or ''}".rstrip())
+        if result.get("startup_time"):
+            print(f"{w.solver}: one-off start-up {result['startup_time']:.2f} s, paid before the count's clock")
         _finish_count(smk, instance, result, up_to_symmetry)
 
 

@@ -4,6 +4,10 @@ process and the solver processes it started."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 
 import pyomo_puzzles as pp
@@ -118,3 +122,18 @@ def test_the_one_off_start_up_is_paid_once_per_process() -> None:
 def test_a_solver_without_a_warm_up_starts_while_each_run_loads() -> None:
     record = pp.solve(CUBE, "placement", "highs")
     assert record.status == "optimal" and record.startup_time is None
+
+
+def test_a_count_pays_the_solvers_start_up_before_its_clock() -> None:
+    """Gurobi declares a one-off start-up: a count records it apart from its elapsed time;
+    a solver without one (HiGHS) records none."""
+    highs = pp.count("instant_insanity/parker_brothers", "rotations", "highs")
+    assert highs.complete and highs.solutions == 8 and highs.startup_time is None
+    if not installed("gurobi"):
+        pytest.skip("gurobi not installed")
+    script = ("import json, pyomo_puzzles as pp; r = pp.count('instant_insanity/parker_brothers', 'rotations', "
+              "'gurobi'); print(json.dumps([r.complete, r.solutions, r.startup_time, r.elapsed]))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    complete, solutions, startup, elapsed = json.loads(done.stdout.strip().splitlines()[-1])
+    assert complete and solutions == 8
+    assert startup > 0.05  # a fresh process pays Gurobi's start-up (about a second here), outside `elapsed`

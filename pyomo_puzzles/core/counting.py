@@ -51,6 +51,8 @@ class CountResult:
     solves: int = 0
     cuts: int = 0
     elapsed: float = 0.0
+    startup_time: float | None = None
+    """The solver's one-off start-up, paid before the count's clock (None: it declares none)."""
     solutions_with_variants: int = 0
     parts: int = 1
     group_order: int | None = None

@@ -205,7 +205,7 @@ COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation",
 """The columns of the runs table (``tables/runs.csv``), one row per run."""
 
 COUNT_COLUMNS = ("instance", "formulation", "solver", "complete", "solutions", "classes", "group_order",
-                 "known_solutions", "known_classes", "agrees_with_known", "solves", "elapsed", "message")
+                 "known_solutions", "known_classes", "agrees_with_known", "solves", "elapsed", "startup_time", "message")
 """The columns of the counts table (``tables/counts.csv``), one row per count."""
 
 
