@@ -3,10 +3,12 @@
 OR-Tools and highspy bundle incompatible native libraries, so the framework never imports
 OR-Tools itself: the `cpsat` adapter writes the Pyomo model as MPS and hands it to a
 worker process started as ``python -m pyomo_puzzles.solvers._cpsat_worker``. The worker
-answers one request per line on its standard input (JSON: mps, result, time_limit,
-threads, seed, gap) with one line on its standard output, ``done`` or ``error: <reason>``, and stops
-when its input closes. Importing OR-Tools takes about half a second, so one worker serves
-all the models a process solves (a staged run solves up to a hundred).
+imports OR-Tools, writes ``ready`` on its standard output, then answers one request per line
+on its standard input (JSON: id, mps, result, time_limit, threads, seed, gap) with one line
+on its standard output, ``<id> done`` or ``<id> error: <reason>``, and stops when its input
+closes. Importing OR-Tools takes most of a second, so one worker serves all the models of a
+process (a staged run solves up to a hundred) and, started by a batch process before it
+forks its runs, all the runs of the batch (`cpsat._Worker`).
 
 The result file: status, objective, bound, solve seconds and the value of every variable by
 its MPS name.
@@ -58,11 +60,17 @@ def solve(mps: str, result: str, time_limit: float | None = None, threads: int =
 
 
 def serve() -> None:
-    """Answer requests, one JSON line each on standard input, until it closes."""
+    """Say ``ready`` once OR-Tools is imported, then answer requests, one JSON line each on
+    standard input, until it closes."""
     replies = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # whatever the solver prints goes to standard error, not into the replies
+    from ortools.linear_solver.python import model_builder  # noqa: F401 - OR-Tools: before the first request, not in its time
+
+    replies.write("ready\n")
+    replies.flush()
     for line in sys.stdin:
         request = json.loads(line)
+        asked = request.get("id", "")
         try:
             solve(request["mps"], request["result"], request.get("time_limit"), request.get("threads", 1),
                   request.get("seed"), request.get("gap"))
@@ -70,7 +78,7 @@ def serve() -> None:
             reply = f"error: {type(error).__name__}: {error}".splitlines()[0]
         else:
             reply = "done"
-        replies.write(reply + "\n")
+        replies.write(f"{asked} {reply}\n")
         replies.flush()
 
 
