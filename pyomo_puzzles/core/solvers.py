@@ -23,14 +23,14 @@ The contract, written down once:
   decodes it and has the family's checker check it.
 * An adapter that runs an executable names it in ``executable`` (its path and package are
   recorded with the results).
-* ``warm_up()`` (optional) pays a one-off start-up once per process, before any run (`start_up`);
-  forked runs inherit what it did. If it starts helper processes that solve the models of
-  the runs forked afterwards (CP-SAT's worker), ``helpers()`` names them while they run.
-  An isolated run (`core.isolation`) counts their memory (against its limit and in its peak)
-  and their CPU as its own, and kills them with the run: past its limits, on Ctrl-C, or
-  when it ended without a record (they may still be at its work). `start_up` then calls
-  ``warm_up()`` again before the next run, which must start what is no longer running. A
-  helper serves one run at a time and must never hand one run's answer to another.
+* ``warm_up()`` (optional) pays a one-off start-up once per process before any run
+  (`start_up`); forked runs inherit what it did. If it starts helper processes that solve
+  the models of the runs forked afterwards (CP-SAT's worker), ``helpers()`` names them while
+  they run. An isolated run (`core.isolation`) counts their memory (against its limit and in
+  its peak) and their CPU as its own, and kills them with the run: past its limits, on
+  Ctrl-C, or when it ended without a record (they may still be at its work). `start_up`
+  then calls ``warm_up()`` again before the next run, which must start what is no longer
+  running. A helper serves one run at a time and never hands one run's answer to another.
 * ``objective`` and ``bound`` are None where the solver gives none; ``nodes`` is None
   where it does not count them; ``solver_time`` is the solver's own clock, None where it has
   none (never the framework's clock around the call).
