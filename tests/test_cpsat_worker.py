@@ -134,14 +134,17 @@ def test_the_workers_memory_counts_against_the_runs_memory_limit() -> None:
     assert again.peak_memory_mb > processes.rss_mb(solvers.helpers("cpsat")) > 100  # the worker is in the peak
 
 
-def test_the_runs_cpu_time_holds_the_workers_solve() -> None:
+def test_the_runs_cpu_time_holds_the_workers_solve_and_the_worker_gives_its_memory_back() -> None:
+    """The worker's CPU over the run is the run's; the memory the model took in the worker
+    goes back to the system (else it would count in every later run's peak and limit)."""
     pids = worker()
-    before = sum(processes.cpu_seconds_of(pids).values())
+    before, resident = sum(processes.cpu_seconds_of(pids).values()), processes.rss_mb(pids)
     record = run.run(MEDIUM, "pieces", "cpsat", time_limit=60, isolate=True)
     spent = sum(processes.cpu_seconds_of(pids).values()) - before
     assert record.status == "optimal" and record.checked
     assert spent > 0.5 and record.solver_time > 0.5  # CP-SAT on one thread: about 2 s
     assert record.cpu_time >= spent - 0.05  # its ticks are 10 ms
+    assert processes.rss_mb(pids) < resident + 15  # was: 25 MiB more for good
 
 
 def test_the_parallel_parts_of_a_run_use_workers_of_their_own() -> None:

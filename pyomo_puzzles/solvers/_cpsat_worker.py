@@ -16,6 +16,7 @@ its MPS name.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import sys
@@ -59,6 +60,14 @@ def solve(mps: str, result: str, time_limit: float | None = None, threads: int =
         json.dump(answer, out)
 
 
+def _memory_returner():
+    """glibc's ``malloc_trim``, or nothing where the C library has none."""
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return lambda pad: 0
+
+
 def serve() -> None:
     """Say ``ready`` once OR-Tools is imported, then answer requests, one JSON line each on
     standard input, until it closes."""
@@ -66,6 +75,7 @@ def serve() -> None:
     os.dup2(2, 1)  # whatever the solver prints goes to standard error, not into the replies
     from ortools.linear_solver.python import model_builder  # noqa: F401 - OR-Tools: before the first request, not in its time
 
+    trim = _memory_returner()
     replies.write("ready\n")
     replies.flush()
     for line in sys.stdin:
@@ -80,6 +90,10 @@ def serve() -> None:
             reply = "done"
         replies.write(f"{asked} {reply}\n")
         replies.flush()
+        # The memory the model took back to the system: a worker that serves a batch's runs
+        # would otherwise keep tens of MiB of a large model, and each later run's memory
+        # (its peak, its limit) would count them.
+        trim(0)
 
 
 if __name__ == "__main__":
