@@ -95,8 +95,8 @@ class _Worker:
         """The worker this process started, while it runs."""
         return (self._process.pid,) if self._running_here() else ()
 
-    def solve(self, request: dict) -> str | None:
-        """Send one request; None when the worker wrote the result, else the reason it did not."""
+    def solve(self, request: dict) -> tuple[dict | None, str | None]:
+        """Send one request: (the worker's answer, None), or (None, the reason there is none)."""
         with self._guard:
             if not self._usable():
                 self._start()
@@ -118,7 +118,7 @@ class _Worker:
         # kills the worker with a run it kills), not any other child
         return self._owner == os.getppid() and os.getpgrp() == os.getpid() and _alive(self._process.pid)
 
-    def _ask(self, request: dict) -> str | None:
+    def _ask(self, request: dict) -> tuple[dict | None, str | None]:
         process, state, mine = self._process, self._state.fileno(), self._owner == os.getpid()
         try:  # the owner waits for a run that uses its worker; a run does not wait
             fcntl.lockf(state, fcntl.LOCK_EX if mine else fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -139,15 +139,15 @@ class _Worker:
                 os.pwrite(state, _IDLE, 0)
         finally:
             fcntl.lockf(state, fcntl.LOCK_UN)
-        if reply == "done":
-            return None
+        if reply and reply.startswith("{"):
+            return json.loads(reply), None
         if reply:
-            return reply.removeprefix("error: ")
+            return None, reply.removeprefix("error: ")
         if not mine:
-            return f"the worker died: {self._last_error_line()}"
+            return None, f"the worker died: {self._last_error_line()}"
         process.wait()
         self._process = None
-        return f"the worker died (exit code {process.returncode}): {self._last_error_line()}"
+        return None, f"the worker died (exit code {process.returncode}): {self._last_error_line()}"
 
     @staticmethod
     def _exchange(process: subprocess.Popen, request: dict, asker: str) -> str | None:
@@ -215,27 +215,23 @@ class CpsatSession:
         limit = self.settings.time_limit
         handle, mps = tempfile.mkstemp(prefix="pyomo-puzzles-cpsat-", suffix=".mps")  # a file, not a folder: 0.5 ms less
         os.close(handle)
-        result = mps.removesuffix(".mps") + ".json"
         try:
             quiet = logging.getLogger("pyomo")
             level, quiet.level = quiet.level, logging.ERROR  # "constant objective" warning of the writer
             try:
-                _, symbol_map_id = self.model.write(mps, format="mps", io_options={"symbolic_solver_labels": True})
+                # names x1, c1, ...: the readable ones cost a fifth of the writing
+                _, symbol_map_id = self.model.write(mps, format="mps", io_options={"symbolic_solver_labels": False})
             finally:
                 quiet.setLevel(level)
             symbols = self.model.solutions.symbol_map.pop(symbol_map_id).bySymbol  # one per solve: not kept
-            failure = WORKER.solve({"mps": mps, "result": result, "time_limit": limit,
-                                    "threads": self.settings.threads or 1, "seed": self.settings.seed,
-                                    "gap": self.settings.gap})
-            if failure is not None or not os.path.exists(result):
-                return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
-                                    f"CP-SAT failed: {failure or 'no result file'}")
-            with open(result, encoding="utf-8") as answered:
-                answer = json.load(answered)
+            answer, failure = WORKER.solve({"mps": mps, "time_limit": limit, "threads": self.settings.threads or 1,
+                                            "seed": self.settings.seed, "gap": self.settings.gap})
         finally:
-            for path in (mps, result):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(path)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(mps)
+        if answer is None:
+            return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
+                                f"CP-SAT failed: {failure}")
         has_solution = bool(answer["values"])
         for name, value in answer["values"].items():
             var = symbols.get(name)
