@@ -76,6 +76,18 @@ def test_the_runs_of_a_process_share_one_worker_started_before_them() -> None:
     assert not said["ortools here"]
 
 
+def test_a_worker_that_died_between_runs_is_started_again_before_the_next() -> None:
+    from pyomo_puzzles.solvers.cpsat import WORKER
+
+    first = worker()
+    WORKER._process.kill()
+    WORKER._process.wait()
+    record = run.run(EASY, "rotations", "cpsat", time_limit=60, isolate=True)
+    assert record.status == "optimal" and record.checked and record.startup_time > 0.2
+    assert record.wall_time < 0.5  # not started by the run itself
+    assert solvers.helpers("cpsat") not in ((), first)
+
+
 def batch(results: Path, runs: list[Run], time_limit: float) -> SimpleNamespace:
     """The fields of Snakemake's `snakemake` object that `jobs.solve_batch` reads."""
     return SimpleNamespace(
@@ -104,7 +116,7 @@ def test_a_run_killed_while_the_worker_solves_takes_the_worker_along(tmp_path, m
     jobs.solve_batch(job)
     done.set()
     watcher.join()
-    assert max(cpu) - cpu[0] > 1.0, f"the worker never solved the model ({cpu[0]:.2f} -> {max(cpu):.2f} CPU s)"
+    assert max(cpu) - cpu[0] > 0.3, f"the worker never solved the model ({cpu[0]:.2f} -> {max(cpu):.2f} CPU s)"
     killed = json.loads(Path(hard.record_path(str(results))).read_text())
     assert killed["status"] == "time_limit" and killed["killed"], killed["message"]
     assert not processes.cpu_seconds_of(first), "the worker survived the run it worked for"
