@@ -128,7 +128,7 @@ def _os_error(error: OSError) -> str:
 def solve_batch(smk: Any) -> None:
     results, settings = smk.params.results, dict(smk.params.settings)
     forced = _forced(smk.output.manifest)
-    done = []
+    done, started = [], set()
     with job_log(smk):
         write_host(results)
         for entry in smk.params.runs:
@@ -150,9 +150,15 @@ def solve_batch(smk: Any) -> None:
                     print(f"{path}: {stop.record.message}", flush=True)
                     raise
                 _write_record(path, record, fingerprint)
-                if record.startup_time:
+                if record.startup_time and item.solver in started:
+                    print(f"{item.solver}: start-up paid again ({record.startup_time:.2f} s) before this run's clock: "
+                          "its helper processes were killed with an earlier run (the record of this run says so)",
+                          flush=True)
+                elif record.startup_time:
                     print(f"{item.solver}: one-off start-up {record.startup_time:.2f} s, paid once by this batch's "
                           "process before its runs' clocks (the record of this run says so)", flush=True)
+                if record.startup_time is not None:
+                    started.add(item.solver)
                 print(f"{path}: {' '.join(filter(None, [record.status, record.message]))} ({why})", flush=True)
             done.append(str(path))
         sources = {entry["instance"]: entry["source"] for entry in smk.params.runs if entry.get("source")}

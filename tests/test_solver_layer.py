@@ -183,8 +183,8 @@ def test_cpsat_worker_is_reused_replaced_when_dead_and_reports_bad_models(tmp_pa
     assert third.checked and WORKER._process is not worker
     broken = tmp_path / "broken.mps"
     broken.write_text("this is not MPS\n")
-    failure = WORKER.solve({"mps": str(broken), "result": str(tmp_path / "r.json")})
-    assert failure and "cannot read" in failure
+    answer, failure = WORKER.solve({"mps": str(broken)})
+    assert answer is None and failure and "cannot read" in failure
     assert WORKER._process.poll() is None  # a bad model does not end the worker
 
 

@@ -1,7 +1,14 @@
 """A run in a forked child process of its own process group: its time, memory and Ctrl-C
 are watched from outside, and its whole group (the solver executables and workers it
 started included) is killed past the hard deadline, past the memory limit, or at once on
-Ctrl-C. Whatever happens, the caller gets a record."""
+Ctrl-C. Whatever happens, the caller gets a record.
+
+A solver's helper processes that this process started before the fork and that solve the
+run's models (`Adapter.helpers`: the CP-SAT worker of a batch) are outside that group; they
+count as the run's all the same: their memory is watched with the group's (the limit, the
+peak), their CPU over the run is added to its ``cpu_time``, and they are killed with the
+run, and whenever the run ended without a record (they may still be at its work; the
+caller's next `start_up` starts them again)."""
 
 from __future__ import annotations
 
@@ -15,7 +22,16 @@ import threading
 import time
 from typing import Callable
 
-from pyomo_puzzles.core.processes import group_rss_mb, kill_group, own_peak_memory_mb
+from pyomo_puzzles.core.processes import (
+    cpu_seconds_of,
+    group_rss_mb,
+    kill_and_wait,
+    kill_group,
+    own_peak_memory_mb,
+    peak_mb,
+    reset_peaks,
+    rss_mb,
+)
 from pyomo_puzzles.core.records import RunRecord, RunSettings
 from pyomo_puzzles.core.warmup import blas_threads
 from pyomo_puzzles.errors import UserError
@@ -100,10 +116,17 @@ def _start_in_own_group(child) -> None:
         pass
 
 
-def _watch(receiver, child, settings: RunSettings, loaded: dict) -> tuple[dict | None, str | None, float]:
-    """Wait for the child's record, measuring its group's memory; kill it past the hard
-    deadline or the memory limit. Returns (the child's last word or None, why it was
-    killed, peak MiB); `loaded` receives what the child says about the instance."""
+def _kill(child, helpers: tuple[int, ...]) -> None:
+    """Kill the child's process group and the helpers working for it."""
+    kill_group(child.pid)
+    kill_and_wait(helpers)  # ended before the next run's start-up looks whether they run
+
+
+def _watch(receiver, child, settings: RunSettings, loaded: dict,
+           helpers: tuple[int, ...]) -> tuple[dict | None, str | None, float]:
+    """Wait for the child's record, measuring the memory of its group and its helpers; kill
+    them past the hard deadline or the memory limit. Returns (the child's last word or None,
+    why it was killed, peak MiB); `loaded` receives what the child says about the instance."""
     started = time.perf_counter()
     deadline = None if settings.time_limit is None else settings.time_limit + GRACE_SECONDS
     peak = 0.0
@@ -124,7 +147,7 @@ def _watch(receiver, child, settings: RunSettings, loaded: dict) -> tuple[dict |
                 _log.info("%s: loaded, solving (formulation %s)", loaded["instance"], loaded["formulation"])
                 continue
             return payload, None, peak
-        resident = group_rss_mb(child.pid)
+        resident = group_rss_mb(child.pid) + rss_mb(helpers)
         peak = max(peak, resident)
         reason = None
         if settings.memory_limit_mb is not None and resident > settings.memory_limit_mb:
@@ -132,31 +155,35 @@ def _watch(receiver, child, settings: RunSettings, loaded: dict) -> tuple[dict |
         elif left is not None and left <= 0:
             reason = "time_limit"
         if reason is not None:
-            kill_group(child.pid)
+            _kill(child, helpers)
             _log.info("%s: killed past its %s", loaded.get("instance", "the run"),
                       "time limit and grace" if reason == "time_limit" else "memory limit")
             return None, reason, peak
 
 
 def run_isolated(work: Callable[[Say], RunRecord], settings: RunSettings, blas,
-                 placeholder: Callable[[dict], RunRecord]) -> RunRecord:
+                 placeholder: Callable[[dict], RunRecord], helpers: tuple[int, ...] = ()) -> RunRecord:
     """``work(say)`` in a forked child (the time limit covers all of it), returning its
     record; `placeholder(loaded)` makes the record of a child that sent none (killed,
     crashed or interrupted) from what it said before. Ctrl-C kills the child's group and
-    raises `Interrupted`; a `UserError` in the child is raised here."""
+    raises `Interrupted`; a `UserError` in the child is raised here. `helpers` are the
+    solver's helper processes that work for the child from outside its group (see the
+    module docstring)."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(target=_child, args=(sender, work, settings, blas))
+    peaks_reset = reset_peaks(helpers)  # a helper's peak since now is this run's
+    helper_cpu = cpu_seconds_of(helpers)
     started = time.perf_counter()
     loaded: dict = {}
     try:
         with _stop_signals_held():
             _start_in_own_group(child)
             sender.close()
-        payload, killed_for, peak = _watch(receiver, child, settings, loaded)
+        payload, killed_for, peak = _watch(receiver, child, settings, loaded, helpers)
     except KeyboardInterrupt:
         if child.pid is not None:  # None: stopped before the child was forked
-            kill_group(child.pid)
+            _kill(child, helpers)
             child.join()
         record = placeholder(loaded)
         record.status, record.killed = "interrupted", True
@@ -168,8 +195,14 @@ def run_isolated(work: Callable[[Say], RunRecord], settings: RunSettings, blas,
         raise payload["__user_error__"]
     if payload is not None and "__error__" not in payload:
         record = RunRecord.from_dict(payload)
-        record.peak_memory_mb = round(max(record.peak_memory_mb or 0.0, peak), 1)
+        helper_peak = peak_mb(helpers) if peaks_reset else 0.0  # else: sampled only, in `peak`
+        record.peak_memory_mb = round(max((record.peak_memory_mb or 0.0) + helper_peak, peak), 1)
+        if record.cpu_time is not None:
+            after = cpu_seconds_of(helpers)
+            record.cpu_time += sum(after[pid] - helper_cpu[pid] for pid in after if pid in helper_cpu)
         return record
+    if killed_for is None:  # a helper may still be at the work of a child that sent no record
+        kill_and_wait(helpers)
     record = placeholder(loaded)
     record.wall_time = time.perf_counter() - started
     record.peak_memory_mb = round(peak, 1) if peak else None

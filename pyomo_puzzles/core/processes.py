@@ -7,6 +7,7 @@ import contextlib
 import os
 import resource
 import signal
+import time
 from typing import Iterator
 
 
@@ -61,6 +62,40 @@ def kill_with_descendants(pid: int | None) -> None:
             os.kill(victim, signal.SIGKILL)
 
 
+def running(pid: int) -> bool:
+    """Whether process `pid` runs: any of its threads (a process whose first thread ended is
+    shown ended while its other threads are still ending, and cannot yet be waited for)."""
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        if stat[stat.rfind(b")") + 2:][:1] not in (b"Z", b"X"):
+            return True
+    return False
+
+
+def kill_and_wait(pids: tuple[int, ...], seconds: float = 5.0) -> None:
+    """SIGKILL these processes and what they started, and wait (at most `seconds`) until they
+    have ended: their parent, which waits for them, then finds them ended at once."""
+    for pid in pids:
+        kill_with_descendants(pid)
+    deadline = time.monotonic() + seconds
+    while any(running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
 def kill_group(group: int) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(group, signal.SIGKILL)
@@ -82,7 +117,45 @@ def group_rss_mb(group: int) -> float:
     return sum(_status_kb(pid, b"VmRSS:") for pid in group_members(group)) / 1024
 
 
+def rss_mb(pids: tuple[int, ...]) -> float:
+    """Resident memory of these processes now, in MiB (0 for one that ended)."""
+    return sum(_status_kb(pid, b"VmRSS:") for pid in pids) / 1024
+
+
+def peak_mb(pids: tuple[int, ...]) -> float:
+    """The peak resident memory of these processes (since `reset_peaks`), in MiB."""
+    return sum(_status_kb(pid, b"VmHWM:") for pid in pids) / 1024
+
+
+def reset_peaks(pids: tuple[int, ...]) -> bool:
+    """Lower the peak resident memory of these processes to what they hold now (Linux 4.0
+    and later; a process of the same user): False if that could not be done for one."""
+    done = True
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/clear_refs", "w") as handle:
+                handle.write("5")
+        except OSError:
+            done = False
+    return done
+
+
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds_of(pids: tuple[int, ...]) -> dict[int, float]:
+    """CPU seconds (user and system) so far of each of these processes still running; the
+    difference of two readings over the processes in both is their CPU over the span."""
+    found = {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        found[pid] = (int(fields[11]) + int(fields[12])) / _TICKS
+    return found
 
 
 def cpu_seconds() -> float:

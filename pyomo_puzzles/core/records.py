@@ -165,9 +165,10 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "startup_time": {"type": ["number", "null"],
                          "description": "the solver's one-off start-up (imports, licence check, deferred imports "
                          "of its interface) paid by this run's process before the run's clock started: its "
-                         "seconds on the first run of a process, 0 on the runs after it (they inherit it), null "
-                         "for a solver that declares none (its imports happen while the run loads, in load_time) "
-                         "and for a reference solver"},
+                         "seconds on the first run of a process, 0 on the runs after it (they inherit it), its "
+                         "seconds again on the run after one its helper processes were killed with (the CP-SAT "
+                         "worker), null for a solver that declares none (its imports happen while the run loads, "
+                         "in load_time) and for a reference solver"},
         "build_time": {"type": ["number", "null"], "description": "Pyomo: data to concrete model"},
         "call_time": {"type": ["number", "null"],
                       "description": "the solver call on the framework's clock: handing the model to the solver, "
@@ -178,8 +179,8 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                         "description": "reading the solved model into the puzzle's terms (the formulation's decode)"},
         "check_time": {"type": ["number", "null"], "description": "the independent checker"},
         "cpu_time": {"type": ["number", "null"],
-                     "description": "CPU seconds (user and system) over wall_time, of the run's process and the "
-                     "solver processes it started"},
+                     "description": "CPU seconds (user and system) over wall_time, of the run's process, the "
+                     "solver processes it started and the solver's helper processes while they worked for it"},
         "nodes": {"type": ["integer", "null"], "description": "branch-and-bound nodes, null if the solver does not say"},
         "checked": {
             "type": ["boolean", "null"],
@@ -199,7 +200,8 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "memory_limit_mb": {"type": ["number", "null"], "description": "the run's memory limit (MiB), if any"},
         "peak_memory_mb": {"type": ["number", "null"],
                            "description": "peak resident memory of the run's process plus its solver processes "
-                           "(MiB); null for runs that were not isolated"},
+                           "and the solver's helper processes working for it (MiB); null for runs that were not "
+                           "isolated"},
         "message": {"type": "string", "description": "why a run failed or was killed"},
         "check_errors": {"type": "array", "items": {"type": "string"}},
         "killed": {"type": "boolean",

@@ -51,13 +51,15 @@ def run(instance: Instance | str | Path, formulation: str | None = None, solver:
     if settings.memory_limit_mb is not None and not isolate:
         raise UserError("a memory limit needs an isolated run")
     blas = prepared_process()
-    startup = solvers.start_up(solver) if solvers.is_known(solver) else None  # once per process, before any clock
+    known = solvers.is_known(solver)
+    startup = solvers.start_up(solver) if known else None  # once per process, before any clock
     if isolate:
         def work(say: Say) -> RunRecord:
             return _load_and_run(instance, formulation, solver, settings, time.perf_counter(), say)
 
         record = run_isolated(work, settings, blas,
-                              lambda loaded: _placeholder(instance, loaded, formulation, solver, settings))
+                              lambda loaded: _placeholder(instance, loaded, formulation, solver, settings),
+                              solvers.helpers(solver) if known else ())
     else:
         with blas_threads(settings, blas):
             record = _load_and_run(instance, formulation, solver, settings, time.perf_counter())

@@ -23,6 +23,14 @@ The contract, written down once:
   decodes it and has the family's checker check it.
 * An adapter that runs an executable names it in ``executable`` (its path and package are
   recorded with the results).
+* ``warm_up()`` (optional) pays a one-off start-up once per process before any run
+  (`start_up`); forked runs inherit what it did. If it starts helper processes that solve
+  the models of the runs forked afterwards (CP-SAT's worker), ``helpers()`` names them while
+  they run. An isolated run (`core.isolation`) counts their memory (against its limit and in
+  its peak) and their CPU as its own, and kills them with the run: past its limits, on
+  Ctrl-C, or when it ended without a record (they may still be at its work). `start_up`
+  then calls ``warm_up()`` again before the next run, which must start what is no longer
+  running. A helper serves one run at a time and never hands one run's answer to another.
 * ``objective`` and ``bound`` are None where the solver gives none; ``nodes`` is None
   where it does not count them; ``solver_time`` is the solver's own clock, None where it has
   none (never the framework's clock around the call).
@@ -128,7 +136,17 @@ class Adapter(ABC):
         package and checks its licence), e.g. a deferred import of its Pyomo interface that
         would otherwise land in every run's clock; done once before any run (`start_up`) and
         inherited by forked runs. An adapter that defines it gets its availability checked
-        then too. Default: nothing (the check happens while each run loads)."""
+        then too. It may start helper processes (`helpers`); it is called again when one of
+        them ended (killed with a run) and must then start it anew. Default: nothing (the
+        check happens while each run loads)."""
+
+    def helpers(self) -> tuple[int, ...]:
+        """The process ids of the helper processes `warm_up` started in this process, while
+        they run: processes outside a run's process group that solve its models (CP-SAT's
+        worker). `core.isolation` watches their memory and CPU as the run's and kills them
+        with a run it kills or that ended without a record (see the module docstring).
+        Default: none."""
+        return ()
 
 
 _ADAPTERS: dict[str, Adapter] = {}
@@ -221,7 +239,8 @@ def require(name: str) -> str:
     return detail
 
 
-_STARTED: set[str] = set()
+_STARTED: dict[str, tuple[int, ...]] = {}
+"""The solvers started in this process, with the helper processes their warm-up left running."""
 
 
 def start_up(name: str) -> float | None:
@@ -229,20 +248,28 @@ def start_up(name: str) -> float | None:
     (`Adapter.warm_up`): its availability check (imports, licence) and its warm-up. Returns
     the seconds it took now, 0.0 when this process paid it before (forked runs inherit it),
     None for an adapter without a warm-up or a solver that is not available (the run says
-    why). Without a warm-up the availability check stays in each run's loading, where it costs
+    why). A helper process of the warm-up that ended since (`Adapter.helpers`: killed with a
+    run) is started again now, and its seconds returned. Without a warm-up the availability check stays in each run's loading, where it costs
     less: a library loaded before the fork makes the forked run's first touches of its pages
     copy-on-write faults inside the run's clock (HiGHS: 5 ms a run, `benchmarks/startup.py`)."""
-    if name in _STARTED:
-        return 0.0
     found = adapter(name)
-    if type(found).warm_up is Adapter.warm_up:
+    if name in _STARTED:
+        if tuple(found.helpers()) == _STARTED[name]:
+            return 0.0
+    elif type(found).warm_up is Adapter.warm_up:
         return None
     started = time.perf_counter()
     if not availability(name)[0]:
         return None
     found.warm_up()
-    _STARTED.add(name)
+    _STARTED[name] = tuple(found.helpers())
     return time.perf_counter() - started
+
+
+def helpers(name: str) -> tuple[int, ...]:
+    """The helper processes solver `name`'s warm-up left running in this process (none
+    before `start_up`, or for a solver without them)."""
+    return tuple(adapter(name).helpers()) if name in _STARTED else ()
 
 
 NO_VALUE = 1e30

@@ -3,26 +3,29 @@
 OR-Tools and highspy bundle incompatible native libraries, so the framework never imports
 OR-Tools itself: the `cpsat` adapter writes the Pyomo model as MPS and hands it to a
 worker process started as ``python -m pyomo_puzzles.solvers._cpsat_worker``. The worker
-answers one request per line on its standard input (JSON: mps, result, time_limit,
-threads, seed, gap) with one line on its standard output, ``done`` or ``error: <reason>``, and stops
-when its input closes. Importing OR-Tools takes about half a second, so one worker serves
-all the models a process solves (a staged run solves up to a hundred).
+imports OR-Tools, writes ``ready`` on its standard output, then answers one request per line
+on its standard input (JSON: id, mps, time_limit, threads, seed, gap) with one line on its
+standard output, ``<id> <answer>`` or ``<id> error: <reason>``, and stops when its input
+closes. Importing OR-Tools takes most of a second, so one worker serves all the models of a
+process (a staged run solves up to a hundred) and, started by a batch process before it
+forks its runs, all the runs of the batch (`cpsat._Worker`).
 
-The result file: status, objective, bound, solve seconds and the value of every variable by
-its MPS name.
+The answer, in JSON: status, objective, bound, solve seconds and the value of every
+variable by its MPS name.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import sys
 import time
 
 
-def solve(mps: str, result: str, time_limit: float | None = None, threads: int = 1,
-          seed: int | None = None, gap: float | None = None) -> None:
-    """Solve the MPS file and write the result file."""
+def solve(mps: str, time_limit: float | None = None, threads: int = 1,
+          seed: int | None = None, gap: float | None = None) -> dict:
+    """Solve the MPS file: the answer."""
     from ortools.linear_solver.python import model_builder  # OR-Tools: only ever in the worker process
 
     model = model_builder.Model()
@@ -46,32 +49,47 @@ def solve(mps: str, result: str, time_limit: float | None = None, threads: int =
         model_builder.SolveStatus.INFEASIBLE: "infeasible",
     }
     found = status in (model_builder.SolveStatus.OPTIMAL, model_builder.SolveStatus.FEASIBLE)
-    answer = {
+    return {
         "status": names.get(status, str(status.name).lower()),
         "objective": solver.objective_value if found else None,
         "bound": solver.best_objective_bound if found else None,
         "seconds": seconds,
         "values": {v.name: solver.value(v) for v in model.get_variables()} if found else {},
     }
-    with open(result, "w", encoding="utf-8") as out:
-        json.dump(answer, out)
+
+
+def _memory_returner():
+    """glibc's ``malloc_trim``, or nothing where the C library has none."""
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return lambda pad: 0
 
 
 def serve() -> None:
-    """Answer requests, one JSON line each on standard input, until it closes."""
+    """Say ``ready`` once OR-Tools is imported, then answer requests, one JSON line each on
+    standard input, until it closes."""
     replies = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # whatever the solver prints goes to standard error, not into the replies
+    from ortools.linear_solver.python import model_builder  # noqa: F401 - OR-Tools: before the first request, not in its time
+
+    trim = _memory_returner()
+    replies.write("ready\n")
+    replies.flush()
     for line in sys.stdin:
         request = json.loads(line)
+        asked = request.get("id", "")
         try:
-            solve(request["mps"], request["result"], request.get("time_limit"), request.get("threads", 1),
-                  request.get("seed"), request.get("gap"))
+            reply = json.dumps(solve(request["mps"], request.get("time_limit"), request.get("threads", 1),
+                                     request.get("seed"), request.get("gap")))
         except Exception as error:  # report and go on: the next model may be fine
             reply = f"error: {type(error).__name__}: {error}".splitlines()[0]
-        else:
-            reply = "done"
-        replies.write(reply + "\n")
+        replies.write(f"{asked} {reply}\n")
         replies.flush()
+        # The memory the model took back to the system: a worker that serves a batch's runs
+        # would otherwise keep tens of MiB of a large model, and each later run's memory
+        # (its peak, its limit) would count them.
+        trim(0)
 
 
 if __name__ == "__main__":

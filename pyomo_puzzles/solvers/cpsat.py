@@ -1,67 +1,191 @@
 """OR-Tools CP-SAT on the same integer program, a peer that is not a MIP solver.
 
 OR-Tools and highspy bundle incompatible native libraries, so OR-Tools is never imported
-here: the model is written as MPS and solved by a worker process (`_cpsat_worker`) that is
-started at the first CP-SAT solve of a process and serves every later one (importing
-OR-Tools costs about half a second, more than most models take to solve).
+here: the model is written as MPS and solved by a worker process (`_cpsat_worker`). A batch
+process starts it before it forks its runs (`Cpsat.warm_up`), and each run borrows it;
+otherwise a process starts its own at its first CP-SAT solve, and it serves every later one
+(importing OR-Tools takes most of a second, more than most models take to solve).
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import fcntl
 import importlib.util
+import itertools
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from pyomo_puzzles.contract.solvers import Adapter, Options, SolveOutcome, RunSettings, finite, register_solver
 
+_IDLE, _ASKED = b"0", b"1"
+"""The worker's state file: no request under way, or one sent and not yet answered."""
+
+
+class _Busy(Exception):
+    """The worker cannot answer this process now: another process is using it, or the
+    process that used it last died before its answer (the worker was then killed)."""
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` runs (a process that ended and was not yet waited for does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+        return stat[stat.rfind(b")") + 2:][:1] not in (b"Z", b"X")
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
 
 class _Worker:
-    """The CP-SAT worker process of this Python process.
+    """The CP-SAT worker of this process, or the one a forked run borrows from its parent.
 
-    A process forked from this one starts its own worker (two processes must not share one
-    worker's pipes). A worker that died is replaced at the next solve. It stops when this
-    process closes its input, at the latest when this process ends; a run killed by
-    `core.isolation` takes its worker along (same process group).
+    The process that started the worker owns it. It serves the owner and the runs the owner
+    forks (`core.isolation`: direct children, each leading a process group of its own), one
+    request at a time. Each request says who asks (process id and a number) and each answer
+    whom it answers, so nobody takes an answer meant for someone else. A state file beside
+    the worker, locked (a POSIX record lock, released when its holder dies) while a process
+    sends its request and reads the answer, says whether a request is under way: a process
+    that finds one under way and the lock free knows that the asker died before the answer,
+    and kills the worker rather than wait for a model nobody wants solved.
+
+    A process that cannot use the owner's worker starts one of its own and keeps it: any
+    other child or grandchild (the parallel parts of a staged run, which `core.parts` kills
+    once a part has the answer: they must not leave a borrowed worker solving), or a run
+    that finds the worker busy or dead. The owner replaces a worker that died. A process
+    interrupted while its request is under way (Ctrl-C) kills the worker it asked. A worker
+    stops when its input closes (its owner and the runs forked from it have ended); a worker
+    a run started is killed with the run's process group, and the owner's worker with a run
+    that `core.isolation` kills or that ends without a record (`Cpsat.helpers`).
     """
 
     def __init__(self) -> None:
-        self._process = None
-        self._owner = None
+        self._process: subprocess.Popen | None = None
+        self._owner: int | None = None
         self._errors = None
+        self._state = None
+        self._asked = itertools.count(1)
+        self._guard = threading.Lock()  # the threads of one process, one request at a time
+        os.register_at_fork(after_in_child=self._forked)
 
-    def solve(self, request: dict) -> str | None:
-        """Send one request; None when the worker wrote the result, else the reason it did not."""
-        process = self._running()
+    def _forked(self) -> None:
+        self._guard = threading.Lock()  # a thread of the parent may have held it
+
+    def start(self) -> None:
+        """Have a worker of this process running, OR-Tools imported (`Cpsat.warm_up`)."""
+        with self._guard:
+            if not self._running_here():
+                self._start()
+
+    def pids(self) -> tuple[int, ...]:
+        """The worker this process started, while it runs."""
+        return (self._process.pid,) if self._running_here() else ()
+
+    def solve(self, request: dict) -> tuple[dict | None, str | None]:
+        """Send one request: (the worker's answer, None), or (None, the reason there is none)."""
+        with self._guard:
+            if not self._usable():
+                self._start()
+            try:
+                return self._ask(request)
+            except _Busy:
+                self._start()
+                return self._ask(request)
+
+    def _running_here(self) -> bool:
+        return self._process is not None and self._owner == os.getpid() and self._process.poll() is None
+
+    def _usable(self) -> bool:
+        if self._process is None:
+            return False
+        if self._owner == os.getpid():
+            return self._process.poll() is None
+        # a run forked by the owner into a process group of its own (`core.isolation`, which
+        # kills the worker with a run it kills), not any other child
+        return self._owner == os.getppid() and os.getpgrp() == os.getpid() and _alive(self._process.pid)
+
+    def _ask(self, request: dict) -> tuple[dict | None, str | None]:
+        process, state, mine = self._process, self._state.fileno(), self._owner == os.getpid()
+        try:  # the owner waits for a run that uses its worker; a run does not wait
+            fcntl.lockf(state, fcntl.LOCK_EX if mine else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise _Busy from None
+        try:
+            if os.pread(state, 1, 0) == _ASKED:
+                self._kill()
+                raise _Busy
+            os.pwrite(state, _ASKED, 0)
+            asker = f"{os.getpid()}.{next(self._asked)}"
+            try:
+                reply = self._exchange(process, dict(request, id=asker), asker)
+            except BaseException:  # interrupted: the answer would find nobody, or the wrong reader
+                self._kill()
+                raise
+            if reply is not None:
+                os.pwrite(state, _IDLE, 0)
+        finally:
+            fcntl.lockf(state, fcntl.LOCK_UN)
+        if reply and reply.startswith("{"):
+            return json.loads(reply), None
+        if reply:
+            return None, reply.removeprefix("error: ")
+        if not mine:
+            return None, f"the worker died: {self._last_error_line()}"
+        process.wait()
+        self._process = None
+        return None, f"the worker died (exit code {process.returncode}): {self._last_error_line()}"
+
+    @staticmethod
+    def _exchange(process: subprocess.Popen, request: dict, asker: str) -> str | None:
+        """Write the request, read its answer: None if the worker died first."""
         try:
             process.stdin.write(json.dumps(request) + "\n")
             process.stdin.flush()
-            reply = process.stdout.readline().strip()
+            while line := process.stdout.readline():
+                answered, _, reply = line.strip().partition(" ")
+                if answered == asker:
+                    return reply
+                # an answer to a process that died before reading it (the state file keeps
+                # this from happening; should it, the answer is not taken for this one)
         except (BrokenPipeError, OSError):
-            reply = ""
-        if reply == "done":
-            return None
-        if reply:
-            return reply.removeprefix("error: ")
-        process.wait()
-        self._process = None
-        return f"the worker died (exit code {process.returncode}): {self._last_error_line()}"
+            pass
+        return None
 
-    def _running(self):
-        if self._process is not None and self._owner == os.getpid() and self._process.poll() is None:
-            return self._process
+    def _start(self) -> None:
+        """Start a worker owned by this process and wait until OR-Tools is imported (a worker
+        that cannot start is found dead at its first request, which says why)."""
         self._errors = tempfile.TemporaryFile(mode="w+", prefix="pyomo-puzzles-cpsat-")
+        self._state = tempfile.TemporaryFile(prefix="pyomo-puzzles-cpsat-state-")
+        os.pwrite(self._state.fileno(), _IDLE, 0)
         self._process = subprocess.Popen(
             [sys.executable, "-m", "pyomo_puzzles.solvers._cpsat_worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, text=True)
         self._owner = os.getpid()
         atexit.register(self._stop, self._process)
-        return self._process
+        with contextlib.suppress(OSError):
+            self._process.stdout.readline()  # "ready"; nothing if it died
+
+    def _kill(self) -> None:
+        """Kill the worker (it is solving a model nobody waits for); the owner waits for it."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(self._process.pid, signal.SIGKILL)
+        if self._owner == os.getpid():
+            self._process.wait()
+            self._process = None
 
     @staticmethod
     def _stop(process) -> None:
@@ -74,8 +198,8 @@ class _Worker:
                 process.kill()
 
     def _last_error_line(self) -> str:
-        self._errors.seek(0)
-        lines = self._errors.read().strip().splitlines()
+        errors = self._errors.fileno()  # read without moving the offset the worker writes at
+        lines = os.pread(errors, os.fstat(errors).st_size, 0).decode(errors="replace").strip().splitlines()
         return lines[-1] if lines else "no message"
 
 
@@ -89,23 +213,25 @@ class CpsatSession:
     def solve(self) -> SolveOutcome:
         started = time.perf_counter()
         limit = self.settings.time_limit
-        with tempfile.TemporaryDirectory(prefix="pyomo-puzzles-cpsat-") as tmp:
-            mps, result = os.path.join(tmp, "model.mps"), os.path.join(tmp, "result.json")
+        handle, mps = tempfile.mkstemp(prefix="pyomo-puzzles-cpsat-", suffix=".mps")  # a file, not a folder: 0.5 ms less
+        os.close(handle)
+        try:
             quiet = logging.getLogger("pyomo")
             level, quiet.level = quiet.level, logging.ERROR  # "constant objective" warning of the writer
             try:
-                _, symbol_map_id = self.model.write(mps, format="mps", io_options={"symbolic_solver_labels": True})
+                # names x1, c1, ...: the readable ones cost a fifth of the writing
+                _, symbol_map_id = self.model.write(mps, format="mps", io_options={"symbolic_solver_labels": False})
             finally:
                 quiet.setLevel(level)
-            symbols = self.model.solutions.symbol_map[symbol_map_id].bySymbol
-            failure = WORKER.solve({"mps": mps, "result": result, "time_limit": limit,
-                                    "threads": self.settings.threads or 1, "seed": self.settings.seed,
-                                    "gap": self.settings.gap})
-            if failure is not None or not os.path.exists(result):
-                return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
-                                    f"CP-SAT failed: {failure or 'no result file'}")
-            with open(result, encoding="utf-8") as handle:
-                answer = json.load(handle)
+            symbols = self.model.solutions.symbol_map.pop(symbol_map_id).bySymbol  # one per solve: not kept
+            answer, failure = WORKER.solve({"mps": mps, "time_limit": limit, "threads": self.settings.threads or 1,
+                                            "seed": self.settings.seed, "gap": self.settings.gap})
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(mps)
+        if answer is None:
+            return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
+                                f"CP-SAT failed: {failure}")
         has_solution = bool(answer["values"])
         for name, value in answer["values"].items():
             var = symbols.get(name)
@@ -137,6 +263,24 @@ class Cpsat(Adapter):
         if importlib.util.find_spec("ortools") is None:
             return False, "Python package 'ortools' not installed (pip install 'pyomo-puzzles[cpsat]')"
         return True, f"OR-Tools CP-SAT {version('ortools')}"
+
+    def warm_up(self) -> None:
+        """Start the worker (importing OR-Tools there: about 0.9 s) once per batch process,
+        before it forks its runs, which borrow it; again after a run it was killed with. A
+        model of one variable then takes the whole way once (Pyomo's MPS writer, the worker's
+        first solve): paid here, not by each forked run (the writer's first use in a process
+        costs a few ms) or by the batch's first run."""
+        import pyomo.environ as pyo  # Pyomo: adapters are imported by `list`
+
+        WORKER.start()
+        model = pyo.ConcreteModel()
+        model.x = pyo.Var(domain=pyo.Binary)
+        model.row = pyo.Constraint(expr=model.x <= 1)
+        model.objective = pyo.Objective(expr=model.x, sense=pyo.maximize)
+        CpsatSession(model, RunSettings(time_limit=10, threads=1)).solve()
+
+    def helpers(self) -> tuple[int, ...]:
+        return WORKER.pids()
 
     def session(self, model, settings: RunSettings, persistent: bool = False) -> CpsatSession:
         return CpsatSession(model, settings)
