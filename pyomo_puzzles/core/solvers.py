@@ -249,9 +249,10 @@ def start_up(name: str) -> float | None:
     the seconds it took now, 0.0 when this process paid it before (forked runs inherit it),
     None for an adapter without a warm-up or a solver that is not available (the run says
     why). A helper process of the warm-up that ended since (`Adapter.helpers`: killed with a
-    run) is started again now, and its seconds returned. Without a warm-up the availability check stays in each run's loading, where it costs
-    less: a library loaded before the fork makes the forked run's first touches of its pages
-    copy-on-write faults inside the run's clock (HiGHS: 5 ms a run, `benchmarks/startup.py`)."""
+    run) is started again now, and its seconds returned. Without a warm-up the availability
+    check stays in each run's loading, where it costs less: a library loaded before the fork
+    makes the forked run's first touches of its pages copy-on-write faults inside the run's
+    clock (HiGHS: 5 ms a run, `benchmarks/startup.py`)."""
     found = adapter(name)
     if name in _STARTED:
         if tuple(found.helpers()) == _STARTED[name]:
