@@ -27,6 +27,7 @@ import fnmatch
 import glob
 import hashlib
 import importlib.util
+import itertools
 import json
 import math
 import os
@@ -439,17 +440,27 @@ def drawable_instances(runs: list[Run]) -> list[str]:
 
 
 def batches(runs: list[Run], size: int, order_seed: int = 1) -> list[list[Run]]:
-    """The runs in groups of at most `size`, dealt out in turn (run i goes to batch i mod
-    the number of batches). Consecutive runs are the same instance on other solvers, so a
-    slow instance (a 3x3x3 cube, a big tower) is spread over many batches instead of filling
-    one batch that then runs alone at the end while the other cores wait.
+    """The runs in groups of at most `size`, each group the runs of one solver, so that a
+    solver's one-off start-up (Gurobi's environment, CP-SAT's worker and OR-Tools: a second
+    or more each, paid once per batch process) is paid once per batch of its own runs, not
+    in every batch. A solver's runs are dealt out in turn over its batches (run i to batch
+    i mod the number of its batches): consecutive runs are other instances, so a slow
+    instance (a 3x3x3 cube, a big tower) is spread over many batches instead of filling one
+    batch that then runs alone at the end while the other cores wait. The batches of the
+    solvers alternate, so that jobs running side by side are other solvers.
 
     Within a batch the runs come in a random order drawn from `order_seed` (the
     configuration's ``order_seed``, recorded with it in ``environment.json``), so that warm
-    caches, the one-off start-up and the machine's thermal state favour no solver or
-    formulation by where it comes in the matrix; the same seed gives the same order."""
-    count = -(-len(runs) // size)
-    dealt = [runs[i::count] for i in range(count)]
+    caches and the machine's thermal state favour no instance or formulation by where it
+    comes in the matrix; the same seed gives the same order."""
+    by_solver: dict[str, list[Run]] = {}
+    for run in runs:
+        by_solver.setdefault(run.solver, []).append(run)
+    per_solver = []
+    for own in by_solver.values():
+        count = -(-len(own) // size)
+        per_solver.append([own[i::count] for i in range(count)])
+    dealt = [batch for turn in itertools.zip_longest(*per_solver) for batch in turn if batch is not None]
     return [random.Random(f"{order_seed}:{i}").sample(batch, len(batch)) for i, batch in enumerate(dealt)]
 
 

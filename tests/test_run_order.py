@@ -21,12 +21,23 @@ def matrix_runs() -> list[Run]:
 
 def test_each_batch_keeps_its_runs_in_an_order_from_the_seed() -> None:
     runs = matrix_runs()
-    dealt = [runs[i::3] for i in range(3)]
-    shuffled = experiment.batches(runs, 8, order_seed=1)
-    assert [sorted(map(str, b)) for b in shuffled] == [sorted(map(str, b)) for b in dealt]
-    assert shuffled != dealt  # not in the matrix's order
-    assert experiment.batches(runs, 8, order_seed=1) == shuffled  # reproducible
-    assert experiment.batches(runs, 8, order_seed=2) != shuffled
+    shuffled = experiment.batches(runs, 4, order_seed=1)
+    assert experiment.batches(runs, 4, order_seed=1) == shuffled  # reproducible
+    assert experiment.batches(runs, 4, order_seed=2) != shuffled
+    highs = [r for r in runs if r.solver == "highs"]
+    dealt = [highs[0::2], highs[1::2]]  # six runs of one solver, at most four a batch: two batches, in turn
+    assert [sorted(map(str, b)) for b in shuffled if b[0].solver == "highs"] == [sorted(map(str, b)) for b in dealt]
+    assert [b for b in shuffled if b[0].solver == "highs"] != dealt  # not in the matrix's order
+
+
+def test_a_batch_holds_one_solver_and_every_run_once() -> None:
+    """So that a solver's one-off start-up is paid once per batch of its runs: 6 runs of each
+    of 4 solvers, at most 4 a batch: 2 batches a solver, the solvers alternating."""
+    runs = matrix_runs()
+    dealt = experiment.batches(runs, 4)
+    assert sorted(map(str, (r for b in dealt for r in b))) == sorted(map(str, runs))
+    assert all(len({r.solver for r in b}) == 1 and len(b) <= 4 for b in dealt)
+    assert [b[0].solver for b in dealt] == ["highs", "cbc", "glpk", "scip"] * 2
 
 
 def test_the_order_seed_is_a_checked_configuration_key_and_is_recorded() -> None:
