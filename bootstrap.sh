@@ -105,7 +105,9 @@ DEBIAN_PACKAGES="coinor-cbc glpk-utils chromium slurm-wlm munge"
 debian_version() {
     # The installed version of a Debian package, or nothing.
     command -v dpkg-query >/dev/null || return 0
-    dpkg-query -W -f='${db:Status-Abbrev} ${Version}\n' "$1" 2>/dev/null | awk '$1 == "ii" {print $2}'
+    # dpkg-query fails for a package that was never installed: that is "nothing", not an error
+    # (under set -e and pipefail it would end the set-up on a fresh machine).
+    { dpkg-query -W -f='${db:Status-Abbrev} ${Version}\n' "$1" 2>/dev/null || true; } | awk '$1 == "ii" {print $2}'
 }
 
 compare_debian_versions() {
