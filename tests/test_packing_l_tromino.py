@@ -55,8 +55,8 @@ def test_solves_to_a_checked_tiling(cube, formulation, solver):
     assert record.solver_version and record.build_time > 0
     if solver == "glpk":  # glpsol tells Pyomo no solve time: the record leaves it empty (issue 28)
         assert record.solver_time is None
-    else:
-        assert record.wall_time >= record.solver_time > 0
+    else:  # CBC's log gives its time to the hundredth of a second: 0.00 on this cube
+        assert record.wall_time >= record.solver_time >= 0
 
 
 @pytest.mark.parametrize("solver", INSTALLED)
