@@ -18,7 +18,9 @@ MAX_CELL = 160
 
 FIGURE_CAPTIONS = {
     "runtime": "The time measure per instance (median over repeats, log scale), one panel per family; colour: "
-               "solver, marker: formulation. An x marks a run not solved, drawn at the time limit (dashed line).",
+               "solver, marker: formulation. An x marks a run not solved, drawn at the time limit (dashed line). "
+               "A star before a name marks a generated instance. A time of 0 (CBC's clock counts hundredths of a "
+               "second) is drawn at the axis' floor, 1 µs.",
     "performance_profile": "Performance profile (Dolan and Moré) per family: fraction of instances a "
                            "method solved within a factor tau of the best method's time; black: the virtual "
                            "best method (the best of all methods on each instance).",
