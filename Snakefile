@@ -24,13 +24,14 @@ include: "workflows/rules/common.smk"
 
 
 # On a cluster these run where Snakemake runs, not as cluster jobs: they take a second or two
-# of one core (the generated instances, the environment record, the tables, figures and
-# report page from the records), while a cluster job costs its queue wait, two Snakemake
+# of one core (the generated instances, the environment record, the solution pictures, the
+# tables, figures and report page from the records), while a cluster job costs its queue wait, two Snakemake
 # start-ups and a status check, and they sit at the start and the end of the workflow's
 # chain, where nothing else can run beside them.
 localrules:
     generate_instances,
     environment,
+    pictures,
     report,
 include: "workflows/rules/solve.smk"
 include: "workflows/rules/report.smk"

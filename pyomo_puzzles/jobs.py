@@ -221,18 +221,31 @@ def write_environment(smk: Any) -> None:
 
 
 def draw_instances(smk: Any) -> None:
-    """Solve each shipped instance of the experiment and draw its checked solution, in one
-    job (one start-up of Python, Pyomo and matplotlib for all the pictures)."""
+    """Draw each shipped instance of the experiment from a checked solution its runs found
+    (no solve of its own: a hard instance is not solved again for its picture), or a picture
+    saying why there is none, in one job (one start-up of Python, Pyomo and matplotlib)."""
     with job_log(smk):
+        records = _records_by_instance(smk.input.manifests)
         for path, name in zip(smk.output, smk.params.instances):
-            instance = instances.load(name)
-            record = api.solve(instance, None, smk.params.solver, time_limit=60, isolate=False)
-            print(f"{instance.name} on {record.solver}: {record.status} {record.message}".rstrip())
-            if record.solution is None or not record.checked:
-                draw_no_solution(instance.name, f"{record.status} on {record.solver} {record.message}".strip(), path)
+            runs = records.get(name, [])
+            solved = next((r for r in runs if r.get("checked") is True and r.get("solution") is not None), None)
+            if solved is None:
+                why = ", ".join(sorted({f"{r['status']} on {r['solver']}" for r in runs})) or "no run"
+                draw_no_solution(name, f"no run found a checked solution: {why}", path)
+                print(f"{name}: no checked solution ({why})")
             else:
-                record.picture(path)
-            print(f"drew {path}")
+                api.picture(name, solved["solution"], path)
+                print(f"drew {path} from the run of {solved['solver']} / {solved['formulation']}")
+
+
+def _records_by_instance(manifests: list[str]) -> dict[str, list[dict]]:
+    """The records the batches' manifests list, by instance, in the manifests' order."""
+    found: dict[str, list[dict]] = {}
+    for manifest in manifests:
+        for path in json.loads(Path(manifest).read_text())["records"]:
+            record = json.loads(Path(path).read_text())
+            found.setdefault(record["instance"], []).append(record)
+    return found
 
 
 def _write_table(table, path: str, writer: str) -> None:

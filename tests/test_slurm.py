@@ -55,9 +55,9 @@ def test_smoke_experiment_through_the_slurm_executor(slurm_env, tmp_path):
     assert (results / "environment.json").exists()
 
     # The rules really ran as SLURM jobs of this run (the plugin names them after its run ID),
-    # and the profile's grouping held: the counts and pictures in one job ("extras"), which
+    # and the profile's grouping held: the counts in one job ("extras"), which
     # asked for one CPU (its jobs run one after another), not two. The generated instances,
-    # the environment record and the report are local rules: no SLURM job.
+    # the environment record, the pictures and the report are local rules: no SLURM job.
     run_id = re.search(r"SLURM run ID: (\S+)", output)
     assert run_id, output[-3000:]
     jobs = subprocess.run(["squeue", "-h", "-t", "all", "--name", run_id.group(1), "-o", "%k|%T|%C"],

@@ -76,6 +76,10 @@ def test_smoke_figures_report_and_environment(smoke):
     env = json.loads((smoke / "environment.json").read_text())
     assert env["packages"]["pyomo"] and env["cores"] >= 1 and env["config"]["time_limit"] == 20
     assert (smoke / "pictures/instant_insanity/parker_brothers.png").stat().st_size > 1000
+    # drawn from a checked solution of the experiment's runs, not from a solve of its own
+    log = (smoke / "logs/pictures.log").read_text()
+    assert "parker_brothers.png from the run of highs / rotations" in log or \
+        "parker_brothers.png from the run of glpk / rotations" in log, log
 
 
 def _solver_measure(record: dict) -> float:

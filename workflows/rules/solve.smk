@@ -44,12 +44,14 @@ rule solve_batch:
         "../scripts/solve_batch.py"
 
 
+# Drawn from the checked solutions in the runs' records: no instance is solved again for it.
 rule pictures:
+    input:
+        manifests=manifests(),
     output:
         pictures(),
     params:
         instances=drawable(),
-        solver="highs",
     log:
         f"{RESULTS}/logs/pictures.log",
     conda:
