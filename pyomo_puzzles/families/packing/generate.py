@@ -14,6 +14,7 @@ import pyomo.environ as pyo
 
 from pyomo_puzzles import api
 from pyomo_puzzles.contract import UserError
+from pyomo_puzzles.families.packing.polyominoes import colouring_proof, free_polyominoes
 from pyomo_puzzles.families.packing.spec import FACE_SHAPE, face_cells
 
 IQ_TWIST_BASE = "packing/iq_twist/empty"
@@ -126,4 +127,43 @@ def generate_cube_puzzler(seed: int, unknown: int = 0, pieces: str | None = None
                     "try fewer unknown squares or another seed")
 
 
-GENERATORS = {"iq_twist": generate_iq_twist, "cube_puzzler": generate_cube_puzzler}
+ORDER_NAMES = {1: "monominoes", 2: "dominoes", 3: "trominoes", 4: "tetrominoes", 5: "pentominoes",
+               6: "hexominoes", 7: "heptominoes"}
+
+
+def generate_polyominoes(seed: int, order: int = 5, width: int = 10, height: int = 6, holes: int = 0,
+                         **_: object) -> dict:
+    """Every free polyomino of `order` cells, once each, on a `width` x `height` board with
+    `holes` cells left out at random (drawn from `seed`). Where the checkerboard colouring
+    forbids a tiling, the instance says so (``known: {solutions: 0}``) with the argument."""
+    if order not in ORDER_NAMES:
+        raise UserError(f"--order must be between 1 and {max(ORDER_NAMES)}")
+    shapes = free_polyominoes(order)
+    cells = [(x, y) for y in range(height) for x in range(width)]
+    if width * height - holes != order * len(shapes):
+        raise UserError(f"--width x --height less --holes must be {order * len(shapes)}, the cells of the "
+                        f"{len(shapes)} free {ORDER_NAMES[order]} (it is {width * height - holes})")
+    rng = random.Random(seed)
+    left_out = sorted(rng.sample(cells, holes), key=lambda c: (c[1], c[0])) if holes else []
+    board = {"size": [width, height]}
+    if left_out:
+        board["holes"] = [list(c) for c in left_out]
+    name = ORDER_NAMES[order]
+    data = {"puzzle": "packing",
+            "title": f"The {len(shapes)} free {name} on a {width}x{height} board"
+                     + (f" with {holes} holes" if holes else ""),
+            "source": f"generated: pyomo-puzzles generate polyominoes --order {order} --width {width} "
+                      f"--height {height} --holes {holes} --seed {seed}",
+            "board": board,
+            "pieces": [{"name": f"{name[0].upper()}{i + 1:02d}", "cells": [list(c) for c in shape]}
+                       for i, shape in enumerate(shapes)],
+            "allow_reflections": True}
+    proof = colouring_proof(set(cells) - set(left_out), shapes)
+    if proof is not None:
+        data["notes"] = f"No tiling exists: {proof}."
+        data["known"] = {"solutions": 0}
+    return data
+
+
+GENERATORS = {"iq_twist": generate_iq_twist, "cube_puzzler": generate_cube_puzzler,
+              "polyominoes": generate_polyominoes}
