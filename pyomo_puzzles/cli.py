@@ -254,6 +254,66 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_library(args: argparse.Namespace) -> int:
+    from pyomo_puzzles.core import instances, library  # yaml and the registry: see cmd_list
+
+    entries = library.library_entries(args.band, args.family)
+    if args.instance:
+        import fnmatch  # only with --instance
+
+        entries = [e for e in entries if any(fnmatch.fnmatchcase(e.name, p) for p in args.instance)]
+        if not entries:
+            raise UserError(f"option --instance: no library instance matches {' or '.join(args.instance)}")
+    if args.solu:
+        from pyomo_puzzles.core.files import write_text_atomic  # only when writing
+
+        write_text_atomic(Path(args.solu), library.solu_text(entries))
+        print(f"wrote {args.solu}: {len(entries)} reference answers")
+    if args.export:
+        from pyomo_puzzles.core.export import export_library  # pyomo, 0.7 s: see cmd_solve
+
+        written, left_out = export_library(entries, _folder("--export", args.export), __version__)
+        for why in left_out:
+            print(f"not exported: {why}")
+        print(f"wrote {len(written)} files to {args.export} ({len(entries)} instances)")
+    if args.solu or args.export:
+        return EXIT_OK
+    _print_library(entries, instances, library)
+    return EXIT_OK
+
+
+def _folder(option: str, name: str) -> Path:
+    """The folder `name`, made if need be; one line naming the option if it cannot be."""
+    folder = Path(name)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UserError(f"option {option}: {folder} is a file, not a folder") from None
+    except OSError as error:
+        raise UserError(f"option {option}: cannot make the folder {folder} ({error.strerror or error})") from None
+    return folder
+
+
+def _print_library(entries: list, instances, library) -> None:
+    families = sorted({e.family for e in entries})
+    print(f"Benchmark library: {len(entries)} instances; bands by the virtual best (threads 1, building "
+          "and solving): easy < 1 s, medium 1-60 s, hard 60-600 s, beyond: no method within 600 s")
+    print(f"  {'family':18s}" + "".join(f"{band:>8s}" for band in library.BANDS))
+    for family in families:
+        counts = [sum(1 for e in entries if e.family == family and e.band == band) for band in library.BANDS]
+        print(f"  {family:18s}" + "".join(f"{n:8d}" for n in counts))
+    width = max([len("instance"), *(len(e.name) for e in entries)])
+    print(f"\n  {'instance':{width}s} {'band':7s} {'best':>9s} {'method':26s} {'size':>6s}  answer: sources")
+    for entry in entries:
+        instance = instances.load(entry.name)
+        size = instance.family.size(instance.spec)[0] if instance.family.size else None
+        best = entry.best
+        seconds = "-" if best is None else f"{best[1]:.3g} s"
+        sources = ", ".join("data file" if s.startswith("the data file") else s.split(" (")[0] for s in entry.sources)
+        print(f"  {entry.name:{width}s} {entry.band:7s} {seconds:>9s} {best[0] if best else '-':26s} "
+              f"{'-' if size is None else f'{size:g}':>6s}  {entry.answer.text()}: {sources}")
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     import yaml  # yaml, 30 ms: see cmd_list
 
@@ -261,7 +321,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     options = {k: v for k, v in (("pegs", args.pegs), ("unknown", args.unknown), ("pieces", args.pieces),
                                  ("cubes", args.cubes), ("unsolvable", args.unsolvable or None),
-                                 ("depth", args.depth), ("metric", args.metric), ("size", args.size))
+                                 ("depth", args.depth), ("metric", args.metric), ("size", args.size),
+                                 ("order", args.order), ("width", args.width), ("height", args.height),
+                                 ("holes", args.holes))
                if v is not None}
     foreign = registry.foreign_generator_options(args.name, options)
     if foreign:
@@ -418,8 +480,8 @@ def parser() -> argparse.ArgumentParser:
     check.set_defaults(func=cmd_check)
 
     generate = sub.add_parser("generate", help="generate an instance (a challenge with a unique solution, "
-                                                "or a random n-cube tower)")
-    generate.add_argument("name", help="iq_twist, cube_puzzler, instant_insanity or rubik")
+                                                "a random n-cube tower, a set of polyominoes on a board)")
+    generate.add_argument("name", help="iq_twist, cube_puzzler, polyominoes, instant_insanity or rubik")
     generate.add_argument("--seed", type=_natural, default=1)
     generate.add_argument("--pegs", type=_natural, help="iq_twist: number of pegs")
     generate.add_argument("--unknown", type=_natural, help="cube_puzzler: face squares to leave unknown")
@@ -430,6 +492,10 @@ def parser() -> argparse.ArgumentParser:
     generate.add_argument("--depth", type=_natural, help="rubik: optimal solution length of the scramble")
     generate.add_argument("--metric", help="rubik: htm or qtm (default htm)")
     generate.add_argument("--size", type=_positive_int, help="rubik: 2 or 3 (default 2; the 3x3x3 up to depth 12)")
+    generate.add_argument("--order", type=_positive_int, help="polyominoes: cells per piece (default 5)")
+    generate.add_argument("--width", type=_positive_int, help="polyominoes: the board's width (default 10)")
+    generate.add_argument("--height", type=_positive_int, help="polyominoes: the board's height (default 6)")
+    generate.add_argument("--holes", type=_natural, help="polyominoes: board cells left out at random")
     generate.add_argument("--solver", "-s", default="highs")
     generate.add_argument("--output", "-o", help="write the instance (YAML) here")
     generate.set_defaults(func=cmd_generate)
@@ -441,6 +507,19 @@ def parser() -> argparse.ArgumentParser:
     design.add_argument("--solver", "-s", default="highs", help="solver that confirms the witness counts")
     design.add_argument("--output", "-o", help="write the report (JSON) here")
     design.set_defaults(func=cmd_design)
+
+    lib = sub.add_parser("library", help="the benchmark library: instances in difficulty bands with reference "
+                                          "answers; its reference file; the whole library as MPS")
+    lib.add_argument("--band", action="append", metavar="BAND",
+                     help="only this band: easy, medium, hard, beyond (may be given again)")
+    lib.add_argument("--family", action="append", metavar="FAMILY", help="only this family (may be given again)")
+    lib.add_argument("--instance", action="append", metavar="PATTERN",
+                     help="only instances whose name matches this pattern (e.g. 'packing/pentominoes/*'; may be "
+                          "given again)")
+    lib.add_argument("--solu", metavar="FILE", help="write the reference answers (MIPLIB-style .solu) here")
+    lib.add_argument("--export", metavar="DIR", help="write every instance as MPS per formulation, with the "
+                                                     "reference file, an index and a README, here")
+    lib.set_defaults(func=cmd_library)
 
     export = sub.add_parser("export", help="write the Pyomo data (.dat) and the model (LP, MPS)")
     export.add_argument("instance")

@@ -4,8 +4,10 @@ and batches of runs, and the environment record of a results folder.
 A configuration (YAML, checked against `workflows/schemas/config.schema.yaml` by
 Snakemake, and here against the registry) names:
   instances     shipped names (``packing/l_tromino_cube``), globs over shipped names
-                (``packing/iq_twist/challenge_1*``), or generators with seeds
-                (``{generator: instant_insanity, seeds: [1, 2], options: {cubes: 8}}``);
+                (``packing/iq_twist/challenge_1*``), generators with seeds
+                (``{generator: instant_insanity, seeds: [1, 2], options: {cubes: 8}}``),
+                or the benchmark library's instances of a band
+                (``{library: medium, families: [packing]}``, see `core.library`);
   formulations  names, or ``FILE.py:NAME`` for a formulation in a file of yours (the file
                 states its ``FAMILY``; the path is relative to where Snakemake runs);
                 each is used for the instances of the families that have it (and only where
@@ -46,7 +48,7 @@ from typing import Any
 import yaml
 
 from pyomo_puzzles import provenance
-from pyomo_puzzles.core import instances, registry, solvers
+from pyomo_puzzles.core import instances, library, registry, solvers
 from pyomo_puzzles.core.records import RunSettings
 from pyomo_puzzles.core.results import (
     SETTINGS,
@@ -247,7 +249,9 @@ def expand_instances(entries: list, files: dict[str, instances.Instance] | None 
     files = {} if files is None else files
     for i, entry in enumerate(entries):
         key = f"instances[{i}]"
-        if isinstance(entry, dict):
+        if isinstance(entry, dict) and "library" in entry:
+            names += _library_instances(entry, key)
+        elif isinstance(entry, dict):
             for g in _generated(entry, key):
                 generated.append(g)
                 names.append(g.name)
@@ -263,6 +267,19 @@ def expand_instances(entries: list, files: dict[str, instances.Instance] | None 
         else:
             raise ConfigError(key, f"no shipped instance {entry!r} (run 'pyomo-puzzles list')")
     return list(dict.fromkeys(names)), generated
+
+
+def _library_instances(entry: dict, key: str) -> list[str]:
+    """The benchmark library's instances of the entry's band(s) and families (all where none are named)."""
+    bands = [entry["library"]] if isinstance(entry["library"], str) else list(entry["library"])
+    try:
+        chosen = library.library_entries(bands, entry.get("families"))
+    except UserError as error:
+        raise ConfigError(key, str(error)) from None
+    if not chosen:
+        raise ConfigError(key, f"the library has no {' or '.join(bands)} instance"
+                               + (f" of {', '.join(entry['families'])}" if entry.get("families") else ""))
+    return [e.name for e in chosen]
 
 
 def _data_files(entry: str, key: str, files: dict[str, instances.Instance], shipped: list[str]) -> list[str]:

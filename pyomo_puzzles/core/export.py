@@ -75,3 +75,56 @@ def export(instance: Instance, formulation: str | None, out_dir: Path,
             write_atomic(path, lambda tmp: concrete.write(str(tmp), io_options={"symbolic_solver_labels": True}))
             written.append(path)
     return written
+
+
+LIBRARY_README = """\
+# pyomo-puzzles benchmark library (MPS export)
+
+Combinatorial puzzles as integer programs, in difficulty bands measured by the virtual
+best of open-source MIP solvers (threads 1, building the model and solving it): easy (< 1 s), medium
+(1-60 s), hard (60-600 s), beyond (no method within 600 s; the answer known another way).
+
+- `<family>/<instance>.<formulation>.mps`: one model per instance and formulation (free
+  MPS with readable names, written by Pyomo). Formulations solved as a sequence of models
+  are not exported.
+- `library.solu`: the reference answers (`=opt= NAME OBJECTIVE`, `=inf= NAME`, and
+  `=count= NAME N` for counting questions), one per instance, whatever the formulation:
+  every formulation of an instance has the same optimum.
+- `library.tsv`: instance, family, band, the virtual best's time and method, the answer,
+  and the independent methods that gave it.
+
+Written by `pyomo-puzzles library --export DIR` (pyomo-puzzles {version}).
+"""
+
+
+def export_library(entries: list, out_dir: Path, version: str) -> tuple[list[Path], list[str]]:
+    """Every entry's model in every formulation that applies and is one model, as MPS under
+    `out_dir/<family>/`, with the reference file ``library.solu``, an index ``library.tsv``
+    and a README. Returns the files written and what was left out, with why."""
+    from pyomo_puzzles.core import instances, library  # library: this export only
+
+    out_dir = Path(out_dir)
+    written, left_out = [], []
+    for entry in entries:
+        instance = instances.load(entry.name)
+        for name, form in instance.family.formulations.items():
+            why = "solved as a sequence of models" if form.stages is not None else form.applies_to(instance.spec)
+            if why:
+                left_out.append(f"{entry.name} / {name}: {why}")
+                continue
+            for path in export(instance, name, out_dir / entry.family, ("mps",)):
+                target = path.with_name(path.name.removeprefix(f"{entry.family}__"))
+                path.replace(target)
+                written.append(target)
+    solu = out_dir / "library.solu"
+    write_text_atomic(solu, library.solu_text(entries))
+    index = out_dir / "library.tsv"
+    rows = ["instance\tfamily\tband\tbest_seconds\tbest_method\tanswer\tsources"]
+    for entry in entries:
+        best = entry.best
+        rows.append("\t".join([entry.name, entry.family, entry.band, "" if best is None else f"{best[1]:g}",
+                               "" if best is None else best[0], entry.answer.text(), "; ".join(entry.sources)]))
+    write_text_atomic(index, "\n".join(rows) + "\n")
+    readme = out_dir / "README.md"
+    write_text_atomic(readme, LIBRARY_README.format(version=version))
+    return [*written, solu, index, readme], left_out

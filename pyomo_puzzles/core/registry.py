@@ -122,6 +122,8 @@ class Family:
     symmetry_images: Callable[[Any, Solution], list[Solution]] | None = None
     draw: Callable[[Any, Solution, Path], None] | None = None
     instances_dir: Path | None = None
+    library: Path | None = None
+    """The family's benchmark-library catalogue (YAML; see `core.library`), or None."""
     describe: Callable[[Any], str] = field(default=lambda spec: "")
     generators: dict[str, Callable[..., dict]] = field(default_factory=dict)
     """Challenge generators by name: generator(seed=..., **options) -> instance data."""

@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pyomo_puzzles.core import instances, registry, solvers
+from pyomo_puzzles.core import instances, library, registry, solvers
 from pyomo_puzzles.core.records import setting_names
 from pyomo_puzzles.errors import UserError
 from pyomo_puzzles import version
@@ -210,7 +210,8 @@ COUNT_COLUMNS = ("instance", "formulation", "solver", "complete", "solutions", "
 
 
 def _instance_facts(name: str, results: str, source: str | None = None) -> dict:
-    """Size (for scaling plots) and the known answer, if the instance file has one."""
+    """Size (for scaling plots) and the known answer: the instance file's, else the benchmark
+    library's reference answer (`core.library`)."""
     try:
         instance = load_run_instance(name, results, source)
     except Exception:  # noqa: BLE001 - a broken instance still has its (error) runs in the table
@@ -220,9 +221,14 @@ def _instance_facts(name: str, results: str, source: str | None = None) -> dict:
     solvable = known.get("solvable")
     if solvable is None and "solutions" in known:
         solvable = known["solutions"] > 0
+    objective = known.get("objective", _or_nan(instance.family.known_objective(instance.spec)))
+    reference = library.reference_answer(instance.name)  # the benchmark library's, where the file states none
+    if reference is not None:
+        solvable = (reference.status == "optimal") if solvable is None else solvable
+        if math.isnan(objective) and reference.objective is not None:
+            objective = reference.objective
     return {"size": size[0] if size else math.nan, "size_label": size[1] if size else None,
-            "known_solvable": solvable,
-            "known_objective": known.get("objective", _or_nan(instance.family.known_objective(instance.spec)))}
+            "known_solvable": solvable, "known_objective": objective}
 
 
 def _or_nan(value: float | None) -> float:

@@ -49,6 +49,7 @@ FAMILY = register(Family(
     design=_design,
     size=lambda s: (s.n, "cubes"),
     instances_dir=Path(__file__).parent / "instances",
+    library=Path(__file__).parent / "library.yaml",
     describe=lambda s: f"{s.n} cubes, {len(s.colours)} colours, {s.question.replace('_', '-')}, "
                        f"cube order {s.order}",
 ))

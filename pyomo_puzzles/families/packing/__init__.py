@@ -73,6 +73,7 @@ FAMILY = register(Family(
     generators=generate.GENERATORS,
     reference_solvers={"dlx": DLX},
     instances_dir=Path(__file__).parent / "instances",
+    library=Path(__file__).parent / "library.yaml",
     describe=lambda s: f"board {'x'.join(map(str, s.size))}, {sum(p.count for p in s.pieces)} pieces, "
                        f"{len(s.placements)} placements ({s.unfiltered_placements} on the board), symmetry group of order {len(s.symmetries)}",
 ))

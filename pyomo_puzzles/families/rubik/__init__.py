@@ -36,6 +36,7 @@ FAMILY = register(Family(
     symmetry_images=lambda spec, solution: [solution],
     draw=_draw,
     instances_dir=Path(__file__).parent / "instances",
+    library=Path(__file__).parent / "library.yaml",
     size=lambda s: ((s.known_distance, f"{s.size}x{s.size}x{s.size} scramble depth ({s.metric})")
                   if s.known_distance is not None else None),
     generators={"rubik": distances.generate},

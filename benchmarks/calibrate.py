@@ -1,0 +1,134 @@
+"""Calibrate benchmark-library instances from a calibration experiment's results folder.
+
+A calibration is an ordinary experiment (`benchmarks/calibration/*.yaml`): candidate
+instances on the open-source MIP solvers with threads 1 over the family's formulations.
+This script reads its runs table and prints, per instance, the band of the virtual best,
+each method's time (building the model and solving it), the answer the runs agree on and the methods
+that gave it (`pyomo_puzzles.report.calibration`). With ``--write`` the entries go into the
+families' library catalogues (`Family.library`; an entry of the same name is replaced);
+with ``--adopt`` a generated instance is first copied into its family's instance folder
+(``library/<stem>.yaml``, its ``source`` naming the framework version that made it), since
+the library holds data files, never generators to run again.
+
+Run:  snakemake --cores 1 --configfile benchmarks/calibration/first_pass.yaml
+      snakemake --cores 1 --configfile benchmarks/calibration/second_pass.yaml
+      python benchmarks/calibrate.py results-calibration-first-pass results-calibration-second-pass \
+          --configfile benchmarks/calibration/first_pass.yaml \
+          --configfile benchmarks/calibration/second_pass.yaml [--write] [--adopt]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from pyomo_puzzles.core import instances, library, registry
+from pyomo_puzzles.report.calibration import calibrate
+from pyomo_puzzles.version import __version__
+
+HEADER = """\
+# The {family} family's instances in the pyomo-puzzles benchmark library (issue 29).
+# Each entry: its band by the virtual best of the calibration (easy < 1 s, medium 1-60 s,
+# hard 60-600 s, beyond: no method within 600 s), each calibrated method's time (building
+# the model and solving it, seconds; null: not solved within the limit), how it was measured, the
+# reference answer and the independent methods that gave it. Written by
+# benchmarks/calibrate.py from a calibration experiment (see benchmarks/calibration/).
+"""
+
+
+def calibration_block(folders: list[tuple[str, str]]) -> dict:
+    """The calibration's facts from the results folders' environment records (and their configurations)."""
+    environments = [json.loads((Path(results) / "environment.json").read_text()) for results, _ in folders]
+    first = environments[0]
+    used = {name for env in environments for name in env["config"]["solvers"]}
+    versions = {name: version for env in environments for name, version in env["solvers"].items() if name in used}
+    runs = " && ".join(f"snakemake --cores 1 --configfile {configfile}" for _, configfile in folders)
+    again = " ".join(f"{results} --configfile {configfile}" for results, configfile in folders)
+    return {"command": f"{runs} && python benchmarks/calibrate.py {again} --write",
+            "machine": f"{first['cpu']}, {first['cores']} cores, {first['memory_gib']} GiB, {first['os']}",
+            "solvers": dict(sorted(versions.items())),
+            "threads": int(first["config"]["threads"]),
+            "time_limit": float(max(env["config"]["time_limit"] for env in environments)),
+            "measure": "build_and_solve", "date": datetime.date.today().isoformat(), "framework_version": __version__}
+
+
+def adopt(name: str, folders: list[str]) -> str:
+    """Copy the generated instance `name` (``generated/<generator>/<stem>``) from the results
+    folder that made it into its family's ``library/`` folder; its new name."""
+    _, generator, stem = name.split("/", 2)
+    source = next(p for p in (Path(f) / "instances" / generator / f"{stem}.yaml" for f in folders) if p.exists())
+    data = yaml.safe_load(source.read_text())
+    family = data["puzzle"]
+    new_stem = stem if generator == family else f"{generator}_{stem}"
+    target = registry.family(family).instances_dir / "library" / f"{new_stem}.yaml"
+    target.parent.mkdir(exist_ok=True)
+    data["source"] = f"{data.get('source', 'generated')} (pyomo-puzzles {__version__})"
+    target.write_text(yaml.safe_dump(data, sort_keys=False, width=100, default_flow_style=None))
+    return f"{family}/library/{new_stem}"
+
+
+def write_entries(entries: list[dict]) -> None:
+    by_family: dict[str, list[dict]] = {}
+    for entry in entries:
+        by_family.setdefault(entry["name"].split("/", 1)[0], []).append(entry)
+    for family, new in by_family.items():
+        path = registry.family(family).library
+        if path is None:
+            print(f"family {family} names no library catalogue (Family.library): not written", file=sys.stderr)
+            continue
+        old = yaml.safe_load(path.read_text())["instances"] if path.exists() else []
+        names = {e["name"] for e in new}
+        merged = sorted([e for e in old if e["name"] not in names] + new,
+                        key=lambda e: (library.BANDS.index(e["band"]), e["name"]))
+        path.write_text(HEADER.format(family=family) + yaml.safe_dump({"instances": merged}, sort_keys=False,
+                                                                       width=100))
+        print(f"wrote {len(new)} entries into {path} ({len(merged)} in all)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", nargs="+", help="the calibration experiments' results folders (their runs "
+                                                   "are taken together: e.g. a second pass with more solvers)")
+    parser.add_argument("--configfile", action="append", required=True,
+                        help="each results folder's configuration, in the same order")
+    parser.add_argument("--write", action="store_true", help="write the entries into the families' catalogues")
+    parser.add_argument("--adopt", action="store_true", help="copy generated instances into the library")
+    args = parser.parse_args()
+    if len(args.configfile) != len(args.results):
+        parser.error("give one --configfile per results folder")
+    folders = list(zip(args.results, args.configfile))
+    runs = pd.concat([pd.read_parquet(Path(results) / "tables/runs.parquet") for results in args.results],
+                     ignore_index=True)
+    block = calibration_block(folders)
+    shipped = instances.shipped_instances()
+    entries = []
+    print(f"{'instance':42s} {'band':7s} {'best':>9s}  {'method':26s} answer / why not")
+    for found in calibrate(runs, block):
+        if found.entry is None:
+            print(f"{found.instance:42s} {'-':7s} {'':>9s}  {'':26s} not calibrated: {found.skipped}")
+            continue
+        entry = found.entry
+        best = min(((t, m) for m, t in entry["times"].items() if t is not None), default=None)
+        answer = entry["answer"]["status"] + (f" {entry['answer']['objective']:g}" if "objective" in entry["answer"] else "")
+        print(f"{found.instance:42s} {entry['band']:7s} {best[0] if best else float('nan'):9.3f}  "
+              f"{best[1] if best else '-':26s} {answer} ({len(entry['sources'])} sources)")
+        if found.instance.startswith("generated/"):
+            if not args.adopt:
+                continue
+            entry["name"] = adopt(found.instance, args.results)
+        elif found.instance not in shipped:
+            continue
+        entries.append(entry)
+    if args.write:
+        write_entries(entries)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""The benchmark library: instances in difficulty bands, each with a reference answer.
+
+Each family (shipped or plugin) may keep a catalogue of its library instances: the YAML
+file its `Family.library` names. The instances themselves are ordinary data files of the
+family (shipped instances, named ``family/stem``); the catalogue adds what was measured
+about each:
+
+* ``band``: by the virtual best of the calibration (the fastest solved run over the
+  calibration's solvers and the family's formulations, threads 1, by the time to build the
+  model and solve it, ``build_and_solve``: see `pyomo_puzzles.report.calibration`):
+  ``easy`` (< 1 s), ``medium`` (1-60 s), ``hard`` (60-600 s), ``beyond`` (no method within
+  the calibration's limit; the answer is known another way);
+* ``times``: each calibrated method's time (``solver/formulation``; ``null``: not solved
+  within the limit), and its ``calibration``: command, machine, solver versions, threads,
+  limit, time measure, date;
+* ``answer``: the reference answer (``status: optimal`` with its ``objective``, or
+  ``status: infeasible``; ``solutions`` where the instance is a counting question), and
+  ``sources``: the independent methods (or published figure, or proof) that gave it.
+
+`solu_text` writes the whole library's answers as one reference file in the spirit of
+MIPLIB's ``.solu`` (``=opt=``, ``=inf=``, and ``=count=`` for counts).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from pyomo_puzzles.core import instances, registry
+from pyomo_puzzles.errors import DataError, UserError
+
+BANDS = ("easy", "medium", "hard", "beyond")
+"""The difficulty bands, easiest first."""
+BAND_LIMITS = {"easy": 1.0, "medium": 60.0, "hard": 600.0}
+"""The virtual best's time (seconds) below which an instance is in the band."""
+
+_METHOD = {"type": "string", "pattern": "^[a-z0-9_:.-]+/[a-z0-9_]+$"}
+_CALIBRATION = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["command", "machine", "solvers", "threads", "time_limit", "measure", "date"],
+    "properties": {
+        "command": {"type": "string", "minLength": 1},
+        "machine": {"type": "string", "minLength": 1},
+        "solvers": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
+        "threads": {"type": "integer", "minimum": 1},
+        "time_limit": {"type": "number", "exclusiveMinimum": 0},
+        "measure": {"enum": ["solver", "build_and_solve", "wall"]},
+        "date": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+        "framework_version": {"type": "string"},
+    },
+}
+SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["instances"],
+    "properties": {
+        "instances": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["name", "band", "times", "calibration", "answer", "sources"],
+                "properties": {
+                    "name": {"type": "string", "pattern": "^[a-z_][a-z0-9_]*/[A-Za-z0-9_./-]+$"},
+                    "band": {"enum": list(BANDS)},
+                    "times": {"type": "object", "minProperties": 1,
+                              "propertyNames": _METHOD,
+                              "additionalProperties": {"type": ["number", "null"], "minimum": 0}},
+                    "calibration": _CALIBRATION,
+                    "answer": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["status"],
+                        "properties": {
+                            "status": {"enum": ["optimal", "infeasible"]},
+                            "objective": {"type": "number"},
+                            "solutions": {"type": "integer", "minimum": 0},
+                        },
+                    },
+                    "sources": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
+                },
+            },
+        },
+    },
+}
+"""The catalogue file's schema (every field checked before anything is read from it)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A reference answer: ``optimal`` with its objective, or ``infeasible``; the number of
+    solutions where the instance is a counting question."""
+
+    status: str
+    objective: float | None = None
+    solutions: int | None = None
+
+    def text(self) -> str:
+        """"optimal 10", "infeasible", "optimal 0, 2339 solutions"."""
+        words = self.status if self.objective is None else f"{self.status} {_number(self.objective)}"
+        return words if self.solutions is None else f"{words}, {self.solutions} solutions"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One library instance, as its family's catalogue states it."""
+
+    family: str
+    name: str
+    band: str
+    times: dict[str, float | None]
+    answer: Answer
+    sources: tuple[str, ...]
+    calibration: dict = field(compare=False)
+    catalogue: Path = field(compare=False)
+
+    @property
+    def best(self) -> tuple[str, float] | None:
+        """The virtual best: (method, seconds) of the fastest calibrated method, or None."""
+        solved = [(seconds, method) for method, seconds in self.times.items() if seconds is not None]
+        return None if not solved else min(solved)[::-1]
+
+
+def band_of(seconds: float | None, limit: float) -> str:
+    """The band of an instance whose virtual best took `seconds` (None: none solved it
+    within the calibration's `limit`)."""
+    if seconds is None or math.isnan(seconds):
+        return "beyond" if limit >= BAND_LIMITS["hard"] else "unknown"
+    return next((band for band, below in BAND_LIMITS.items() if seconds < below), "beyond")
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def catalogue_files() -> dict[str, Path]:
+    """Each registered family's catalogue file, by family name (families without one left out)."""
+    return {name: fam.library for name, fam in sorted(registry.families().items()) if fam.library is not None}
+
+
+@lru_cache(maxsize=None)
+def read_catalogue(family: str, path: Path) -> tuple[Entry, ...]:
+    """The entries of one family's catalogue, checked: a wrong field is a `DataError` naming
+    the file and the field."""
+    data = instances.read_data_file(path)
+    instances.validate(data, SCHEMA, path)
+    shipped = instances.shipped_instances()
+    entries = []
+    for i, item in enumerate(data["instances"]):
+        where = f"instances[{i}]"
+        if not item["name"].startswith(f"{family}/"):
+            raise DataError(path, f"{where}.name", f"{item['name']!r} is not an instance of family '{family}'")
+        if item["name"] not in shipped:
+            raise DataError(path, f"{where}.name", f"no shipped instance {item['name']!r}")
+        answer = Answer(**item["answer"])
+        if answer.status == "optimal" and answer.objective is None:
+            raise DataError(path, f"{where}.answer.objective", "an optimal answer states its objective")
+        entries.append(Entry(family, item["name"], item["band"], dict(item["times"]), answer,
+                             tuple(item["sources"]), item["calibration"], path))
+    names = [e.name for e in entries]
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise DataError(path, f"instances[{names.index(twice, names.index(twice) + 1)}].name",
+                        f"{twice!r} is listed twice")
+    return tuple(entries)
+
+
+def library_entries(bands: list[str] | None = None, families: list[str] | None = None) -> list[Entry]:
+    """The library's instances, by family and then by band and name; only those of `bands`
+    and `families` where given (an unknown band or a family without a catalogue is a
+    `UserError`)."""
+    files = catalogue_files()
+    for band in bands or []:
+        if band not in BANDS:
+            raise UserError(f"unknown band {band!r} (one of {', '.join(BANDS)})")
+    for name in families or []:
+        if name not in files:
+            known = ", ".join(files) or "none"
+            raise UserError(f"family {name!r} has no benchmark library (families with one: {known})")
+    chosen = []
+    for name, path in files.items():
+        if families and name not in families:
+            continue
+        entries = read_catalogue(name, path)
+        chosen += [e for e in entries if not bands or e.band in bands]
+    return sorted(chosen, key=lambda e: (e.family, BANDS.index(e.band), e.name))
+
+
+def reference_answer(name: str) -> Answer | None:
+    """The library's reference answer for the instance `name`, or None if it is not in the library."""
+    family = name.partition("/")[0]
+    path = catalogue_files().get(family)
+    if path is None:
+        return None
+    return next((e.answer for e in read_catalogue(family, path) if e.name == name), None)
+
+
+def solu_text(entries: list[Entry]) -> str:
+    """The reference answers as a MIPLIB-style ``.solu`` file: ``=opt= NAME OBJECTIVE`` or
+    ``=inf= NAME``, and ``=count= NAME N`` for counting questions (this library's own line)."""
+    lines = ["# pyomo-puzzles benchmark library: reference answers (=opt= optimal objective, =inf= infeasible,",
+             "# =count= number of solutions). Names are the instances' (family/stem).",
+             "# Feasibility questions are stated with objective 0 (their models minimise a constant)."]
+    for entry in entries:
+        if entry.answer.status == "infeasible":
+            lines.append(f"=inf= {entry.name}")
+        else:
+            lines.append(f"=opt= {entry.name} {_number(entry.answer.objective)}")
+        if entry.answer.solutions is not None:
+            lines.append(f"=count= {entry.name} {entry.answer.solutions}")
+    return "\n".join(lines) + "\n"

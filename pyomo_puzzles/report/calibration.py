@@ -1,0 +1,131 @@
+"""Library entries from a calibration experiment: each instance's band, times and answer.
+
+A calibration is an ordinary experiment (a results folder) over candidate instances, the
+open-source MIP solvers and the family's formulations, threads 1. For each instance:
+
+* the time of each method (``solver/formulation``) by the measure ``build_and_solve`` (by
+  default): building the model plus the solver call, so that a formulation that does part
+  of the search in Python (Rubik's projections settle most parts without a solver) is not
+  taken for faster than it is; ``None`` where the method did not solve it (a wrong answer
+  does not count as solved);
+* the band of the virtual best (`core.library.band_of`); an instance none solved within a
+  limit below the hard band's top is left out, as not yet calibrated;
+* the answer: ``optimal`` with the objective every checked optimal run agrees on, or
+  ``infeasible`` where runs proved it and none found a checked solution; an instance whose
+  runs disagree is left out, with the reason;
+* the sources: the methods that gave the answer (each a solver and formulation, so two
+  formulations or two solvers are two methods), and the data file's known answer where it
+  states one.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+
+from pyomo_puzzles.core.library import BAND_LIMITS, band_of
+from pyomo_puzzles.report import tables
+from pyomo_puzzles.report.measure import Statistics, measured_time
+
+MEASURE = Statistics(time="build_and_solve")
+"""What the bands rank by: a method's building and solving, not its one-off start-up or check."""
+
+
+@dataclass(frozen=True)
+class Calibrated:
+    """One instance's catalogue entry (`entry`), or why it has none (`skipped`)."""
+
+    instance: str
+    entry: dict | None
+    skipped: str | None = None
+
+
+def _method_times(group: pd.DataFrame, solved: pd.Series, times: pd.Series) -> dict[str, float | None]:
+    methods: dict[str, float | None] = {}
+    for (solver, formulation), runs in group.groupby(["solver", "formulation"], sort=True):
+        done = times[runs.index][solved[runs.index]]
+        methods[f"{solver}/{formulation}"] = round(float(done.median()), 4) if len(done) else None
+    return methods
+
+
+def _answer(group: pd.DataFrame, solved: pd.Series) -> tuple[dict | None, list[str], str | None]:
+    """(answer, the methods that gave it, why there is none)."""
+    mine = group[solved[group.index]]
+    optimal = mine[mine["status"] == "optimal"]
+    infeasible = mine[mine["status"] == "infeasible"]
+    if len(optimal) and len(infeasible):
+        return None, [], "some runs found checked solutions, others claimed infeasible"
+    if len(infeasible):
+        return {"status": "infeasible"}, _methods(infeasible, "proof of infeasibility"), None
+    if not len(optimal):
+        return None, [], "no run solved it"
+    objectives = pd.to_numeric(optimal["objective"], errors="coerce")
+    if objectives.isna().any():
+        return None, [], "an optimal run without an objective"
+    low, high = float(objectives.min()), float(objectives.max())
+    if high - low > tables.OBJECTIVE_TOLERANCE * max(1.0, abs(low)):
+        return None, [], f"the optimal runs disagree on the objective ({low:g} to {high:g})"
+    value = round(low) if abs(low - round(low)) <= tables.OBJECTIVE_TOLERANCE else low
+    return {"status": "optimal", "objective": value}, _methods(optimal, "checked optimal solution"), None
+
+
+def _methods(runs: pd.DataFrame, what: str) -> list[str]:
+    pairs = sorted(set(zip(runs["solver"], runs["formulation"])))
+    return [f"{solver}/{formulation} ({what})" for solver, formulation in pairs]
+
+
+def _known_source(group: pd.DataFrame, answer: dict) -> str | None:
+    """The data file's own known answer, where it states one and agrees."""
+    row = group.iloc[0]
+    solvable, objective = row.get("known_solvable"), tables._number(row.get("known_objective"))
+    if answer["status"] == "infeasible" and solvable is False:
+        return "the data file's known answer (solvable: false)"
+    if answer["status"] == "optimal" and not math.isnan(objective) and \
+            abs(objective - answer["objective"]) <= tables.OBJECTIVE_TOLERANCE * max(1.0, abs(objective)):
+        return f"the data file's known answer (objective {objective:g})"
+    if answer["status"] == "optimal" and solvable is True and math.isnan(objective):
+        return "the data file's known answer (solvable)"
+    return None
+
+
+def _known_answer(group: pd.DataFrame) -> tuple[dict | None, list[str], str | None]:
+    """The data file's own answer, for an instance no method answered."""
+    row = group.iloc[0]
+    objective = tables._number(row.get("known_objective"))
+    if row.get("known_solvable") is False:
+        return {"status": "infeasible"}, ["the data file's known answer (solvable: false)"], None
+    if not math.isnan(objective):
+        return {"status": "optimal", "objective": objective}, [f"the data file's known answer (objective {objective:g})"], None
+    return None, [], "no method solved it, and its data file states no answer"
+
+
+def calibrate(runs: pd.DataFrame, calibration: dict, statistics: Statistics = MEASURE) -> list[Calibrated]:
+    """One `Calibrated` per instance of the runs table (licence-refused runs left out)."""
+    runs = runs[tables._column(runs, "status") != "licence_limit"]
+    solved = tables.solved(runs)  # wrong answers are not solved
+    times = measured_time(runs, statistics)
+    limit = float(calibration["time_limit"])
+    found = []
+    for instance, group in runs.groupby("instance", sort=True):
+        methods = _method_times(group, solved, times)
+        answered = [t for t in methods.values() if t is not None]
+        band = band_of(min(answered) if answered else None, limit)
+        if band == "unknown":
+            found.append(Calibrated(instance, None, f"no method solved it within {limit:g} s: calibrate it with a "
+                                                    f"limit of {BAND_LIMITS['hard']:g} s"))
+            continue
+        answer, sources, why = _answer(group, solved)
+        if answer is None and band == "beyond":  # no method within the limit: the answer is known another way
+            answer, sources, why = _known_answer(group)
+        if answer is None:
+            found.append(Calibrated(instance, None, why))
+            continue
+        known = _known_source(group, answer)
+        entry = {"name": instance, "band": band, "times": methods,
+                 "calibration": copy.deepcopy(dict(calibration, measure=statistics.time)),
+                 "answer": answer, "sources": sources + ([known] if known else [])}
+        found.append(Calibrated(instance, entry))
+    return found

@@ -1,0 +1,210 @@
+"""The benchmark library (issue 29): the families' catalogues, `pyomo-puzzles library`, the
+reference file, selection by band in an experiment, and the MPS export read back by HiGHS.
+
+Ground truth, independent of the catalogues and of integer programming:
+* a Rubik scramble's distance is in its name (``..._depth_12_1``: distance 12), found by the
+  breadth-first tables (2x2x2) and meeting in the middle (3x3x3) when it was generated;
+* the shipped packing puzzles have tilings (ground_truth.md: pentominoes 6x10 2,339, 5x12
+  1,010, 4x15 368, 3x20 2 up to symmetry; Soma 240; L-tromino cube 111; IQ Twist empty
+  board 5,992), so their feasibility model's optimum is 0; a generated board is decided by
+  dancing links (exact cover search, no integer programming);
+* an Instant Insanity tower generated with a planted solution is solvable; one generated
+  unsolvable was proved so by the generator.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pyomo_puzzles.core import instances, library, registry, run
+from pyomo_puzzles.errors import DataError
+from pyomo_puzzles.experiment import ConfigError, expand_instances
+
+PACKING_TILINGS_UP_TO_SYMMETRY = {"pentominoes/6x10": 2339, "pentominoes/5x12": 1010, "pentominoes/4x15": 368,
+                                  "pentominoes/3x20": 2, "soma_cube": 240, "l_tromino_cube": 111,
+                                  "iq_twist/empty": 1498, "iq_twist/empty_no_flips": 440}
+
+
+def catalogue_items() -> list[dict]:
+    """Every catalogue entry, read with plain YAML (not through `core.library`)."""
+    items = []
+    for fam in registry.families().values():
+        if fam.library is not None:
+            items += [dict(item, family=fam.name) for item in yaml.safe_load(fam.library.read_text())["instances"]]
+    return items
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pyomo_puzzles", *args], capture_output=True, text=True)
+
+
+def test_every_shipped_family_has_a_library_with_medium_instances():
+    items = catalogue_items()
+    assert {i["family"] for i in items} == {"packing", "instant_insanity", "rubik"}
+    assert Counter(i["band"] for i in items)["medium"] >= 3
+
+
+def test_reference_answers_agree_with_the_independent_ground_truth():
+    for entry in library.library_entries():
+        stem = entry.name.split("/", 1)[1]
+        if entry.family == "rubik":
+            distance = int(re.search(r"depth_(\d+)", stem).group(1))
+            assert (entry.answer.status, entry.answer.objective) == ("optimal", distance), entry
+        elif entry.family == "packing":
+            if stem in PACKING_TILINGS_UP_TO_SYMMETRY:
+                solvable = PACKING_TILINGS_UP_TO_SYMMETRY[stem] > 0
+            else:  # a generated board: dancing links, the family's non-IP method, decides
+                record = run.run(entry.name, None, "dlx", time_limit=120, isolate=False)
+                assert record.status in ("optimal", "infeasible"), record.message
+                solvable = record.status == "optimal" and record.checked is True
+            expected = ("optimal", 0) if solvable else ("infeasible", None)
+            assert (entry.answer.status, entry.answer.objective) == expected, entry
+        else:
+            solvable = instances.load(entry.name).raw["known"]["solvable"]
+            assert entry.answer.status == ("optimal" if solvable else "infeasible"), entry
+        assert len(entry.sources) >= 2, f"{entry.name}: one source only"  # two independent methods
+
+
+def test_every_band_agrees_with_its_calibrated_times():
+    for item in catalogue_items():
+        solved = [t for t in item["times"].values() if t is not None]
+        best = min(solved) if solved else None
+        if item["band"] == "easy":
+            assert best < 1
+        elif item["band"] == "medium":
+            assert 1 <= best < 60
+        elif item["band"] == "hard":
+            assert 60 <= best < 600
+        else:
+            assert best is None or best >= 600
+        assert item["calibration"]["threads"] == 1 and item["calibration"]["solvers"]
+
+
+def test_the_listing_counts_each_family_s_bands():
+    done = cli("library")
+    assert done.returncode == 0, done.stderr
+    expected = Counter((i["family"], i["band"]) for i in catalogue_items())
+    rows = {line.split()[0]: [int(n) for n in line.split()[1:]] for line in done.stdout.splitlines()
+            if re.fullmatch(r"\s+[a-z_]+(\s+\d+){4}", line)}
+    assert rows == {family: [expected[family, band] for band in library.BANDS]
+                    for family in {i["family"] for i in catalogue_items()}}
+    for item in catalogue_items():
+        assert re.search(rf"^\s+{re.escape(item['name'])}\s+{item['band']}\s", done.stdout, re.M), item["name"]
+
+
+def test_the_reference_file_states_every_answer(tmp_path):
+    solu = tmp_path / "library.solu"
+    done = cli("library", "--solu", str(solu))
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in solu.read_text().splitlines() if not line.startswith("#")]
+    expected = []
+    for item in catalogue_items():
+        answer = item["answer"]
+        expected.append(f"=inf= {item['name']}" if answer["status"] == "infeasible"
+                        else f"=opt= {item['name']} {answer['objective']:g}")
+    assert sorted(lines) == sorted(expected)
+
+
+def test_a_medium_sample_agrees_with_a_fresh_run_on_highs_and_scip():
+    """The two medium instances the calibration found quickest, solved again on HiGHS and SCIP."""
+    medium = sorted(library.library_entries(["medium"]), key=lambda e: e.best[1])[:2]
+    assert len(medium) == 2
+    for entry in medium:
+        formulation = entry.best[0].split("/")[1]
+        for solver in ("highs", "scip"):
+            record = run.run(entry.name, formulation, solver, time_limit=120, threads=1)
+            assert record.status == entry.answer.status, (entry.name, solver, record.message)
+            if record.status == "optimal":
+                assert record.checked is True and record.objective == pytest.approx(entry.answer.objective)
+
+
+def test_the_exported_library_loads_in_highs_with_the_reference_answers(tmp_path):
+    import highspy
+
+    out = tmp_path / "export"
+    done = cli("library", "--export", str(out), "--instance", "instant_insanity/random_*",
+               "--instance", "packing/l_tromino_cube")
+    assert done.returncode == 0, done.stderr
+    answers = {}
+    for line in (out / "library.solu").read_text().splitlines():
+        if line.startswith("=opt="):
+            answers[line.split()[1]] = ("optimal", float(line.split()[2]))
+        elif line.startswith("=inf="):
+            answers[line.split()[1]] = ("infeasible", None)
+    models = sorted(out.glob("*/*.mps"))
+    assert {p.name for p in models} == {
+        "random_6_unsolvable.rotations.mps", "random_6_unsolvable.opposite_pairs.mps",
+        "random_8_solvable.rotations.mps", "random_8_solvable.opposite_pairs.mps",
+        "l_tromino_cube.placement.mps", "l_tromino_cube.placement_unreduced.mps",
+        "l_tromino_cube.cell_assignment.mps"}
+    assert "README.md" in {p.name for p in out.iterdir()} and len(answers) == 3
+    for mps in models:
+        name = f"{mps.parent.name}/" + mps.name.split(".")[0].replace("__", "/")
+        highs = highspy.Highs()
+        highs.setOptionValue("output_flag", False)
+        highs.setOptionValue("threads", 1)
+        assert highs.readModel(str(mps)) == highspy.HighsStatus.kOk
+        highs.run()
+        status, objective = answers[name]
+        if status == "infeasible":
+            assert highs.getModelStatus() == highspy.HighsModelStatus.kInfeasible, mps.name
+        else:
+            assert highs.getModelStatus() == highspy.HighsModelStatus.kOptimal, mps.name
+            assert highs.getInfo().objective_function_value == pytest.approx(objective, abs=1e-6)
+
+
+def test_an_experiment_takes_the_library_by_band():
+    names, generated = expand_instances([{"library": "medium", "families": ["packing"]}])
+    assert not generated
+    assert names == sorted(i["name"] for i in catalogue_items() if i["family"] == "packing" and i["band"] == "medium")
+    names, _ = expand_instances([{"library": ["easy", "medium"]}])
+    assert set(names) == {i["name"] for i in catalogue_items() if i["band"] in ("easy", "medium")}
+    with pytest.raises(ConfigError, match=r"instances\[0\].*'sudoku_x' has no benchmark library"):
+        expand_instances([{"library": "medium", "families": ["sudoku_x"]}])
+
+
+def test_a_wrong_option_or_catalogue_is_one_line(tmp_path):
+    done = cli("library", "--band", "tough")
+    assert done.returncode == 2 and done.stderr.strip().count("\n") == 0 and "'tough'" in done.stderr
+    bad = tmp_path / "library.yaml"
+    good = yaml.safe_load(registry.family("packing").library.read_text())
+    item = dict(good["instances"][0])
+    item["bnad"] = item.pop("band")
+    bad.write_text(yaml.safe_dump({"instances": [item]}))
+    with pytest.raises(DataError) as error:
+        library.read_catalogue("packing", bad)
+    assert str(error.value) == f"{bad}: field 'instances[0].bnad': unknown field"
+    item["band"] = item.pop("bnad")
+    item["name"] = "packing/no_such_board"
+    bad.write_text(yaml.safe_dump({"instances": [item]}))
+    with pytest.raises(DataError, match=r"instances\[0\]\.name.*no shipped instance"):
+        library.read_catalogue("packing", bad)
+
+
+def test_the_pipeline_labels_runs_by_the_library_s_reference_answers(tmp_path):
+    """A generated board's data file states no answer: the library's reference answer makes an
+    'infeasible' claim on it a wrong answer, and a checked tiling agrees with it."""
+    import pandas as pd
+
+    from pyomo_puzzles.core.results import _instance_facts
+    from pyomo_puzzles.report import tables
+
+    name = next(i["name"] for i in catalogue_items() if i["name"].startswith("packing/library/"))
+    assert "known" not in instances.load(name).raw
+    facts = _instance_facts(name, str(tmp_path))
+    assert facts["known_solvable"] is True and facts["known_objective"] == 0
+    runs = pd.DataFrame([
+        {"instance": name, "puzzle": "packing", "solver": "highs", "formulation": "placement", "status": "infeasible",
+         "checked": None, "objective": None, **facts},
+        {"instance": name, "puzzle": "packing", "solver": "scip", "formulation": "placement", "status": "optimal",
+         "checked": True, "objective": 0.0, **facts}])
+    alone = tables.wrong_answers(runs.iloc[:1])  # no other run to contradict it: the library does
+    assert alone[0] == "contradicts the instance's known answer"
+    assert list(tables.solved(runs)) == [False, True]
