@@ -323,7 +323,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                                  ("cubes", args.cubes), ("unsolvable", args.unsolvable or None),
                                  ("depth", args.depth), ("metric", args.metric), ("size", args.size),
                                  ("order", args.order), ("width", args.width), ("height", args.height),
-                                 ("holes", args.holes))
+                                 ("holes", args.holes), ("copies", args.copies))
                if v is not None}
     foreign = registry.foreign_generator_options(args.name, options)
     if foreign:
@@ -496,6 +496,7 @@ def parser() -> argparse.ArgumentParser:
     generate.add_argument("--width", type=_positive_int, help="polyominoes: the board's width (default 10)")
     generate.add_argument("--height", type=_positive_int, help="polyominoes: the board's height (default 6)")
     generate.add_argument("--holes", type=_natural, help="polyominoes: board cells left out at random")
+    generate.add_argument("--copies", type=_positive_int, help="polyominoes: sets of the pieces (default 1)")
     generate.add_argument("--solver", "-s", default="highs")
     generate.add_argument("--output", "-o", help="write the instance (YAML) here")
     generate.set_defaults(func=cmd_generate)

@@ -132,16 +132,21 @@ ORDER_NAMES = {1: "monominoes", 2: "dominoes", 3: "trominoes", 4: "tetrominoes",
 
 
 def generate_polyominoes(seed: int, order: int = 5, width: int = 10, height: int = 6, holes: int = 0,
-                         **_: object) -> dict:
-    """Every free polyomino of `order` cells, once each, on a `width` x `height` board with
-    `holes` cells left out at random (drawn from `seed`). Where the checkerboard colouring
-    forbids a tiling, the instance says so (``known: {solutions: 0}``) with the argument."""
+                         copies: int = 1, **_: object) -> dict:
+    """Every free polyomino of `order` cells, `copies` times each, on a `width` x `height`
+    board with `holes` cells left out at random (drawn from `seed`). Where the checkerboard
+    colouring forbids a tiling, the instance says so (``known: {solutions: 0}``) with the
+    argument."""
     if order not in ORDER_NAMES:
         raise UserError(f"--order must be between 1 and {max(ORDER_NAMES)}")
+    if copies < 1:
+        raise UserError("--copies must be at least 1")
     shapes = free_polyominoes(order)
     cells = [(x, y) for y in range(height) for x in range(width)]
-    if width * height - holes != order * len(shapes):
-        raise UserError(f"--width x --height less --holes must be {order * len(shapes)}, the cells of the "
+    needed = order * len(shapes) * copies
+    if width * height - holes != needed:
+        sets = f"{copies} sets of the " if copies > 1 else "the "
+        raise UserError(f"--width x --height less --holes must be {needed}, the cells of {sets}"
                         f"{len(shapes)} free {ORDER_NAMES[order]} (it is {width * height - holes})")
     rng = random.Random(seed)
     left_out = sorted(rng.sample(cells, holes), key=lambda c: (c[1], c[0])) if holes else []
@@ -150,15 +155,17 @@ def generate_polyominoes(seed: int, order: int = 5, width: int = 10, height: int
         board["holes"] = [list(c) for c in left_out]
     name = ORDER_NAMES[order]
     data = {"puzzle": "packing",
-            "title": f"The {len(shapes)} free {name} on a {width}x{height} board"
-                     + (f" with {holes} holes" if holes else ""),
+            "title": (f"{copies} sets of the" if copies > 1 else "The") + f" {len(shapes)} free {name} on a "
+                     f"{width}x{height} board" + (f" with {holes} holes" if holes else ""),
             "source": f"generated: pyomo-puzzles generate polyominoes --order {order} --width {width} "
-                      f"--height {height} --holes {holes} --seed {seed}",
+                      f"--height {height} --holes {holes}" + (f" --copies {copies}" if copies > 1 else "")
+                      + f" --seed {seed}",
             "board": board,
-            "pieces": [{"name": f"{name[0].upper()}{i + 1:02d}", "cells": [list(c) for c in shape]}
+            "pieces": [{"name": f"{name[0].upper()}{i + 1:02d}", "cells": [list(c) for c in shape],
+                        **({"count": copies} if copies > 1 else {})}
                        for i, shape in enumerate(shapes)],
             "allow_reflections": True}
-    proof = colouring_proof(set(cells) - set(left_out), shapes)
+    proof = colouring_proof(set(cells) - set(left_out), shapes * copies)
     if proof is not None:
         data["notes"] = f"No tiling exists: {proof}."
         data["known"] = {"solutions": 0}
