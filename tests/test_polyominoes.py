@@ -66,3 +66,11 @@ def test_a_wrong_board_size_is_one_line():
     done = subprocess.run([sys.executable, "-m", "pyomo_puzzles", "generate", "polyominoes", "--order", "6",
                            "--width", "15", "--height", "15"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "210" in done.stderr
+
+
+def test_copies_are_sets_of_the_pieces_and_the_board_must_fit_them():
+    data = generate_polyominoes(seed=1, order=5, width=10, height=12, copies=2)
+    assert len(data["pieces"]) == 12 and all(p["count"] == 2 for p in data["pieces"])
+    assert "--copies 2" in data["source"] and "known" not in data  # 2 x 6x10: the colouring allows it
+    with pytest.raises(Exception, match="120, the cells of 2 sets of the 12 free pentominoes"):
+        generate_polyominoes(seed=1, order=5, width=10, height=6, copies=2)
