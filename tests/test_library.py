@@ -208,3 +208,13 @@ def test_the_pipeline_labels_runs_by_the_library_s_reference_answers(tmp_path):
     alone = tables.wrong_answers(runs.iloc[:1])  # no other run to contradict it: the library does
     assert alone[0] == "contradicts the instance's known answer"
     assert list(tables.solved(runs)) == [False, True]
+
+
+def test_a_band_that_its_times_contradict_is_refused(tmp_path):
+    bad = tmp_path / "library.yaml"
+    item = next(i for i in yaml.safe_load(registry.family("packing").library.read_text())["instances"]
+                if i["band"] == "easy")
+    item["band"] = "hard"
+    bad.write_text(yaml.safe_dump({"instances": [item]}))
+    with pytest.raises(DataError, match=r"instances\[0\]\.band.*'hard', but its calibrated times make it 'easy'"):
+        library.read_catalogue("packing", bad)

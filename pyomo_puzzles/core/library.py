@@ -158,8 +158,12 @@ def read_catalogue(family: str, path: Path) -> tuple[Entry, ...]:
         answer = Answer(**item["answer"])
         if answer.status == "optimal" and answer.objective is None:
             raise DataError(path, f"{where}.answer.objective", "an optimal answer states its objective")
-        entries.append(Entry(family, item["name"], item["band"], dict(item["times"]), answer,
-                             tuple(item["sources"]), item["calibration"], path))
+        entry = Entry(family, item["name"], item["band"], dict(item["times"]), answer, tuple(item["sources"]),
+                      item["calibration"], path)
+        measured = band_of(entry.best[1] if entry.best else None, item["calibration"]["time_limit"])
+        if measured != entry.band:
+            raise DataError(path, f"{where}.band", f"{entry.band!r}, but its calibrated times make it {measured!r}")
+        entries.append(entry)
     names = [e.name for e in entries]
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)
@@ -191,11 +195,10 @@ def library_entries(bands: list[str] | None = None, families: list[str] | None =
 
 def reference_answer(name: str) -> Answer | None:
     """The library's reference answer for the instance `name`, or None if it is not in the library."""
-    family = name.partition("/")[0]
-    path = catalogue_files().get(family)
-    if path is None:
+    family = registry.find(name.partition("/")[0])  # that family only: no other plugin is imported
+    if family is None or family.library is None:
         return None
-    return next((e.answer for e in read_catalogue(family, path) if e.name == name), None)
+    return next((e.answer for e in read_catalogue(family.name, family.library) if e.name == name), None)
 
 
 def solu_text(entries: list[Entry]) -> str:
