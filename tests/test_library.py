@@ -218,3 +218,16 @@ def test_a_band_that_its_times_contradict_is_refused(tmp_path):
     bad.write_text(yaml.safe_dump({"instances": [item]}))
     with pytest.raises(DataError, match=r"instances\[0\]\.band.*'hard', but its calibrated times make it 'easy'"):
         library.read_catalogue("packing", bad)
+
+
+def test_the_shipped_library_configuration_plans_every_library_instance(tmp_path):
+    config = Path(__file__).resolve().parents[1] / "workflows/config/library.yaml"
+    done = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1", "--configfile", str(config),
+                           "--config", f"results={tmp_path / 'results'}"],
+                          cwd=config.parents[2], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    from pyomo_puzzles.experiment import expand_instances
+
+    names, _ = expand_instances(yaml.safe_load(config.read_text())["instances"])
+    assert set(names) == {i["name"] for i in catalogue_items()}
+    assert "solve_batch" in done.stdout
