@@ -104,13 +104,16 @@ def main() -> None:
     if len(args.configfile) != len(args.results):
         parser.error("give one --configfile per results folder")
     folders = list(zip(args.results, args.configfile))
-    runs = pd.concat([pd.read_parquet(Path(results) / "tables/runs.parquet") for results in args.results],
-                     ignore_index=True)
-    block = calibration_block(folders)
+    tables = [pd.read_parquet(Path(results) / "tables/runs.parquet") for results in args.results]
+    runs = pd.concat(tables, ignore_index=True)
+    # each instance's calibration: the facts of the folders that ran it (their solvers, their limit)
+    where = {name: [f for f, table in zip(folders, tables) if (table["instance"] == name).any()]
+             for name in runs["instance"].unique()}
+    calibrations = {name: calibration_block(pairs) for name, pairs in where.items()}
     shipped = instances.shipped_instances()
     entries = []
     print(f"{'instance':42s} {'band':7s} {'best':>9s}  {'method':26s} answer / why not")
-    for found in calibrate(runs, block):
+    for found in calibrate(runs, calibrations):
         if found.entry is None:
             print(f"{found.instance:42s} {'-':7s} {'':>9s}  {'':26s} not calibrated: {found.skipped}")
             continue

@@ -102,14 +102,17 @@ def _known_answer(group: pd.DataFrame) -> tuple[dict | None, list[str], str | No
     return None, [], "no method solved it, and its data file states no answer"
 
 
-def calibrate(runs: pd.DataFrame, calibration: dict, statistics: Statistics = MEASURE) -> list[Calibrated]:
-    """One `Calibrated` per instance of the runs table (licence-refused runs left out)."""
+def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Statistics = MEASURE
+              ) -> list[Calibrated]:
+    """One `Calibrated` per instance of the runs table (licence-refused runs left out);
+    `calibrations` gives each instance's calibration facts (command, machine, solvers, limit, ...)."""
     runs = runs[tables._column(runs, "status") != "licence_limit"]
     solved = tables.solved(runs)  # wrong answers are not solved
     times = measured_time(runs, statistics)
-    limit = float(calibration["time_limit"])
     found = []
     for instance, group in runs.groupby("instance", sort=True):
+        calibration = calibrations[instance]
+        limit = float(calibration["time_limit"])
         methods = _method_times(group, solved, times)
         answered = [t for t in methods.values() if t is not None]
         band = band_of(min(answered) if answered else None, limit)
@@ -118,12 +121,14 @@ def calibrate(runs: pd.DataFrame, calibration: dict, statistics: Statistics = ME
                                                     f"limit of {BAND_LIMITS['hard']:g} s"))
             continue
         answer, sources, why = _answer(group, solved)
+        known = None
         if answer is None and band == "beyond":  # no method within the limit: the answer is known another way
             answer, sources, why = _known_answer(group)
+        elif answer is not None:
+            known = _known_source(group, answer)
         if answer is None:
             found.append(Calibrated(instance, None, why))
             continue
-        known = _known_source(group, answer)
         entry = {"name": instance, "band": band, "times": methods,
                  "calibration": copy.deepcopy(dict(calibration, measure=statistics.time)),
                  "answer": answer, "sources": sources + ([known] if known else [])}
