@@ -234,7 +234,9 @@ def test_a_solver_killed_mid_solve_gives_an_error_record_and_the_batch_goes_on(t
     if not solvers.availability(solver)[0]:
         pytest.skip(f"{solver} is not installed: {solvers.availability(solver)[1]}")
     results = tmp_path / "results"
-    slow = Run("packing/l_tromino_cube", "cell_assignment", solver, 1)  # about 20 s on cbc, 10 s on glpk
+    # over a minute on cbc and on glpk (the L-tromino cube's cell assignment, used before, takes
+    # glpk about 1 s: it could end before the kill 1 s after glpsol started)
+    slow = Run("rubik/htm_depth_10", "pieces", solver, 1)
     after = Run("instant_insanity/parker_brothers", "rotations", solver, 1)
     killed: list = []
     finished = threading.Event()
