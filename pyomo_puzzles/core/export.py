@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pyomo.environ as pyo
 
+from pyomo_puzzles.core import instances, library
 from pyomo_puzzles.core.files import write_atomic, write_text_atomic
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.models import choose_formulation, pyomo_build_log_held
@@ -101,8 +102,6 @@ def export_library(entries: list, out_dir: Path, version: str) -> tuple[list[Pat
     """Every entry's model in every formulation that applies and is one model, as MPS under
     `out_dir/<family>/`, with the reference file ``library.solu``, an index ``library.tsv``
     and a README. Returns the files written and what was left out, with why."""
-    from pyomo_puzzles.core import instances, library  # library: this export only
-
     out_dir = Path(out_dir)
     written, left_out = [], []
     for entry in entries:
