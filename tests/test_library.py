@@ -8,8 +8,8 @@ Ground truth, independent of the catalogues and of integer programming:
   1,010, 4x15 368, 3x20 2 up to symmetry; Soma 240; L-tromino cube 111; IQ Twist empty
   board 5,992), so their feasibility model's optimum is 0; a generated board is decided by
   dancing links (exact cover search, no integer programming);
-* two sets of the pentominoes tile a board made of two boards one set tiles (10x12, 8x15,
-  6x20);
+* two or three sets of the pentominoes tile a board made of boards one set tiles (10x12,
+  8x15, 6x20; 12x15, 10x18);
 * a board the checkerboard colouring forbids (the 35 hexominoes on 15x14) has no tiling: the
   argument is computed again here from the data file;
 * an Instant Insanity tower generated with a planted solution is solvable; one generated
@@ -37,11 +37,13 @@ PACKING_TILINGS_UP_TO_SYMMETRY = {"pentominoes/6x10": 2339, "pentominoes/5x12": 
                                   "iq_twist/empty": 1498, "iq_twist/empty_no_flips": 440}
 
 
-TWO_SETS_OF_TWO_TILINGS = {
+SETS_OF_ONE_SET_TILINGS = {
     "library/polyominoes_copies2_height12_order5_width10_seed1": "two 10x6 tilings, one above the other",
     "library/polyominoes_copies2_height15_order5_width8_seed1": "two 4x15 tilings side by side",
-    "library/polyominoes_copies2_height20_order5_width6_seed1": "two 6x10 tilings, one above the other"}
-"""Two sets of the pentominoes on a board that two tilings of one set fill side by side."""
+    "library/polyominoes_copies2_height20_order5_width6_seed1": "two 6x10 tilings, one above the other",
+    "library/polyominoes_copies3_height15_order5_width12_seed1": "three 12x5 tilings, one above the other",
+    "library/polyominoes_copies3_height18_order5_width10_seed1": "three 10x6 tilings, one above the other"}
+"""Two or three sets of the pentominoes on a board that tilings of one set fill side by side."""
 
 
 def catalogue_items() -> list[dict]:
@@ -73,7 +75,7 @@ def test_reference_answers_agree_with_the_independent_ground_truth():
             data = instances.load(entry.name).raw
             if stem in PACKING_TILINGS_UP_TO_SYMMETRY:
                 solvable = PACKING_TILINGS_UP_TO_SYMMETRY[stem] > 0
-            elif stem in TWO_SETS_OF_TWO_TILINGS:
+            elif stem in SETS_OF_ONE_SET_TILINGS:
                 solvable = True
             elif data.get("known") == {"solutions": 0}:  # the data file's proof, computed again here
                 width, height = data["board"]["size"]
