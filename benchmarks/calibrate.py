@@ -109,7 +109,8 @@ def main() -> None:
     # each instance's calibration: the facts of the folders that ran it (their solvers, their limit)
     where = {name: [f for f, table in zip(folders, tables) if (table["instance"] == name).any()]
              for name in runs["instance"].unique()}
-    calibrations = {name: calibration_block(pairs) for name, pairs in where.items()}
+    blocks = {tuple(pairs): calibration_block(pairs) for pairs in map(tuple, where.values())}
+    calibrations = {name: blocks[tuple(pairs)] for name, pairs in where.items()}
     shipped = instances.shipped_instances()
     entries = []
     print(f"{'instance':42s} {'band':7s} {'best':>9s}  {'method':26s} answer / why not")

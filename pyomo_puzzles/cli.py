@@ -234,13 +234,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not args.output_dir.strip():
         raise UserError("option --output-dir: empty (name a folder, e.g. '.')")
     instance = _instance(args.instance)
-    out_dir = Path(args.output_dir)
-    try:  # made here, so that a file or an unwritable place in its way is one line naming the option
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise UserError(f"option --output-dir: {out_dir} is a file, not a folder") from None
-    except OSError as error:
-        raise UserError(f"option --output-dir: cannot make the folder {out_dir} ({error.strerror or error})") from None
+    out_dir = _folder("--output-dir", args.output_dir)
     try:
         written = export.export(instance, args.formulation, out_dir, formats)
     except UserError:
@@ -283,7 +277,8 @@ def cmd_library(args: argparse.Namespace) -> int:
 
 
 def _folder(option: str, name: str) -> Path:
-    """The folder `name`, made if need be; one line naming the option if it cannot be."""
+    """The folder `name`, made if need be (here, so that a file or an unwritable place in its
+    way is one line naming the option)."""
     folder = Path(name)
     try:
         folder.mkdir(parents=True, exist_ok=True)

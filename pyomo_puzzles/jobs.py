@@ -238,13 +238,17 @@ def draw_instances(smk: Any) -> None:
                 print(f"drew {path} from the run of {solved['solver']} / {solved['formulation']}")
 
 
+def _record_paths(manifests: list[str]) -> list[str]:
+    """The record files the batches' manifests list, in the manifests' order."""
+    return [p for manifest in manifests for p in json.loads(Path(manifest).read_text())["records"]]
+
+
 def _records_by_instance(manifests: list[str]) -> dict[str, list[dict]]:
     """The records the batches' manifests list, by instance, in the manifests' order."""
     found: dict[str, list[dict]] = {}
-    for manifest in manifests:
-        for path in json.loads(Path(manifest).read_text())["records"]:
-            record = json.loads(Path(path).read_text())
-            found.setdefault(record["instance"], []).append(record)
+    for path in _record_paths(manifests):
+        record = json.loads(Path(path).read_text())
+        found.setdefault(record["instance"], []).append(record)
     return found
 
 
@@ -266,8 +270,7 @@ def _write_report(smk: Any) -> None:
         catalogue, family_tables, figures, html, page, scores, tables)
     from pyomo_puzzles.report.measure import Statistics  # as above
 
-    paths = [p for manifest in smk.input.manifests for p in json.loads(Path(manifest).read_text())["records"]]
-    runs = runs_table(paths, smk.params.results)
+    runs = runs_table(_record_paths(smk.input.manifests), smk.params.results)
     if "parquet" in smk.output.keys():
         _write_table(runs, smk.output.parquet, "to_parquet")
     _write_table(runs, smk.output.csv, "to_csv")
