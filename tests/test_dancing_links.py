@@ -179,12 +179,23 @@ pieces:
 """
 
 
-def test_mixed_piece_counts_are_refused(write_instance):
+def test_mixed_piece_counts_are_solved_with_a_column_per_copy_but_not_counted(write_instance):
     instance = instances.load(write_instance(MIXED_COUNTS))
-    for call in (lambda: dlx.solve(instance.spec), lambda: dlx.count(instance.spec),
-                 lambda: dlx.run_record(instance), lambda: dlx.run_record(instance, time_limit=10)):
-        with pytest.raises(UserError, match=r"D x2.*single piece type"):
+    for record in (dlx.run_record(instance), dlx.run_record(instance, time_limit=10)):
+        assert record.status == "optimal" and record.checked
+        names = sorted(piece["piece"] for piece in record.solution["pieces"])
+        assert names == ["D", "D", "E"]
+    for call in (lambda: dlx.count(instance.spec), lambda: dlx.all_solutions(instance.spec)):
+        with pytest.raises(UserError, match=r"cannot count .*D x2"):
             call()
+
+
+def test_mixed_piece_counts_without_a_covering_are_infeasible(write_instance):
+    two_by_two = MIXED_COUNTS.replace("size: [2, 3]", "size: [2, 2]").replace("count: 2", "count: 1")
+    assert dlx.run_record(instances.load(write_instance(two_by_two))).status == "optimal"
+    strip = MIXED_COUNTS.replace("size: [2, 3]", "size: [1, 7]").replace(
+        "cells: [[0, 0], [1, 0]]", "cells: [[0, 0], [1, 0], [1, 1]]")  # an L-tromino fits no strip
+    assert dlx.run_record(instances.load(write_instance(strip))).status == "infeasible"
 
 
 def test_pre_placed_piece_of_a_single_type(write_instance):

@@ -20,9 +20,12 @@ Rows (options)
 Columns (items), each to be covered exactly once
     one per board cell, and one per piece type (each type must then be used once)
 
-A piece type with several copies has no column (a column is covered exactly once). That
-is only sound when it is the only piece type: the cells then imply how many copies are
-used. Any other mix of counts raises `UserError`.
+A piece type with several copies has no column when it is the only piece type (the cells
+then imply how many copies are used). Mixed with other types, finding one covering gives
+each copy a column of its own (``P01#1``, ``P01#2``, ...; every placement of the type is
+an option once per copy): sound, but the search meets every covering once per labelling
+of the copies, so counting (which would enumerate them all) refuses such instances with
+`UserError`.
 
 Rules, applied by removing options (the covering itself stays "exactly once"):
     requirements (pegs, face clues)   the cell of a requirement is covered exactly once
@@ -91,18 +94,22 @@ class CoverMatrix:
     """row -> how many allowed options it stands for (1 unless built from outlines)."""
 
 
-def _piece_items(spec: PackingSpec) -> list[str]:
-    """The piece types that get a column; raises UserError if counts cannot be modelled."""
+def _piece_items(spec: PackingSpec, label_copies: bool) -> dict[str, list[str]]:
+    """Each piece type's columns (none, one, or one per copy); raises UserError if the
+    counts cannot be modelled without `label_copies`."""
     multiple = [p for p in spec.pieces if p.count > 1]
     if not multiple:
-        return [p.name for p in spec.pieces]
+        return {p.name: [p.name] for p in spec.pieces}
     if len(spec.pieces) == 1:
-        return []  # a single piece type: the cells imply how many copies are used
+        return {spec.pieces[0].name: []}  # a single piece type: the cells imply how many copies are used
+    if label_copies:
+        return {p.name: [p.name] if p.count == 1 else [f"{p.name}#{k}" for k in range(1, p.count + 1)]
+                for p in spec.pieces}
     listed = ", ".join(f"{p.name} x{p.count}" for p in multiple)
     raise UserError(
-        f"the exact-cover backend cannot model {spec.title}: piece types with several copies "
-        f"({listed}) are only supported when there is a single piece type, because an "
-        "exact-cover column is covered exactly once (use the 'placement' formulation)")
+        f"dancing links cannot count {spec.title}: with piece types of several copies ({listed}) "
+        "beside others each copy needs a column of its own, and the search would meet every "
+        "covering once per labelling of the copies (count with the 'placement' formulation)")
 
 
 def allowed_options(spec: PackingSpec) -> list[Placement]:
@@ -122,9 +129,11 @@ def allowed_options(spec: PackingSpec) -> list[Placement]:
     return options
 
 
-def cover_matrix(spec: PackingSpec, outlines: bool = False) -> CoverMatrix:
-    """The exact-cover matrix of `spec`; with ``outlines`` one row per outline, not per variant."""
-    items: list = list(spec.cells) + _piece_items(spec)
+def cover_matrix(spec: PackingSpec, outlines: bool = False, label_copies: bool = False) -> CoverMatrix:
+    """The exact-cover matrix of `spec`; with ``outlines`` one row per outline, not per
+    variant; with ``label_copies`` a column per copy of a piece type (see the module)."""
+    piece_columns = _piece_items(spec, label_copies)
+    items: list = list(spec.cells) + [name for names in piece_columns.values() for name in names]
     column = {item: j for j, item in enumerate(items)}
     options = allowed_options(spec)
     variants = [1] * len(options)
@@ -134,12 +143,14 @@ def cover_matrix(spec: PackingSpec, outlines: bool = False) -> CoverMatrix:
             first.setdefault(placement.outline, []).append(placement)
         options = [group[0] for group in first.values()]
         variants = [len(group) for group in first.values()]
-    matrix = np.zeros((len(options), len(items)), dtype=bool)
-    for row, placement in enumerate(options):
+    rows = [(placement, copy, variant) for placement, variant in zip(options, variants)
+            for copy in piece_columns[placement.piece] or [None]]
+    matrix = np.zeros((len(rows), len(items)), dtype=bool)
+    for row, (placement, copy, _) in enumerate(rows):
         matrix[row, [column[c] for c in placement.cells]] = True
-        if placement.piece in column:
-            matrix[row, column[placement.piece]] = True
-    return CoverMatrix(matrix, tuple(options), tuple(items), tuple(variants))
+        if copy is not None:
+            matrix[row, column[copy]] = True
+    return CoverMatrix(matrix, tuple(r[0] for r in rows), tuple(items), tuple(r[2] for r in rows))
 
 
 def _covers(matrix: np.ndarray) -> Iterator[list[int]]:
@@ -166,7 +177,7 @@ def _solution(cover: CoverMatrix, rows) -> dict:
 def _find_one(spec: PackingSpec) -> tuple[dict | None, float, float]:
     """(solution or None, seconds to build the matrix, seconds of the search)."""
     started = time.perf_counter()
-    cover = cover_matrix(spec)
+    cover = cover_matrix(spec, label_copies=True)
     built = time.perf_counter()
     rows = next(_covers(cover.matrix), None)
     searched = time.perf_counter()
