@@ -309,6 +309,20 @@ def _print_library(entries: list, instances, library) -> None:
               f"{'-' if size is None else f'{size:g}':>6s}  {entry.answer.text()}: {sources}")
 
 
+def _generator_options(pairs: list[str]) -> list[tuple[str, object]]:
+    """``--option KEY=VALUE`` pairs (any generator's own options, a plugin's too); each value
+    read as a YAML scalar (``4``, ``true``, ``htm``)."""
+    import yaml  # yaml, 30 ms: see cmd_list
+
+    options = []
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.isidentifier():
+            raise UserError(f"option --option {pair!r}: expected KEY=VALUE, e.g. --option box=4")
+        options.append((key, yaml.safe_load(value)))
+    return options
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     import yaml  # yaml, 30 ms: see cmd_list
 
@@ -320,6 +334,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
                                  ("order", args.order), ("width", args.width), ("height", args.height),
                                  ("holes", args.holes), ("copies", args.copies))
                if v is not None}
+    for key, value in _generator_options(args.option):
+        if key in options:
+            raise UserError(f"option --option {key}=... repeats --{key}")
+        options[key] = value
     foreign = registry.foreign_generator_options(args.name, options)
     if foreign:
         raise UserError(f"option --{foreign[0]} does not apply to the {args.name} generator")
@@ -492,6 +510,8 @@ def parser() -> argparse.ArgumentParser:
     generate.add_argument("--height", type=_positive_int, help="polyominoes: the board's height (default 6)")
     generate.add_argument("--holes", type=_natural, help="polyominoes: board cells left out at random")
     generate.add_argument("--copies", type=_positive_int, help="polyominoes: sets of the pieces (default 1)")
+    generate.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+                          help="any option of the generator, a plugin's too (e.g. sudoku: -O box=4 -O givens=100)")
     generate.add_argument("--solver", "-s", default="highs")
     generate.add_argument("--output", "-o", help="write the instance (YAML) here")
     generate.set_defaults(func=cmd_generate)

@@ -40,5 +40,22 @@ def test_generate_cube_puzzler_challenge_with_unknown_squares(tmp_path):
 def test_generate_rejects_impossible_options():
     result = run_cli("generate", "iq_twist", "--pegs", "9")
     assert result.returncode == 2 and "--pegs must be between 1 and 7" in result.stderr
-    result = run_cli("generate", "sudoku")
-    assert result.returncode == 2 and "no generator 'sudoku'" in result.stderr
+    result = run_cli("generate", "crossword")
+    assert result.returncode == 2 and "no generator 'crossword'" in result.stderr
+
+
+def test_any_generator_option_can_be_given_as_key_value():
+    named = run_cli("generate", "instant_insanity", "--cubes", "6", "--seed", "4")
+    generic = run_cli("generate", "instant_insanity", "-O", "cubes=6", "--seed", "4")
+    assert named.returncode == generic.returncode == 0, generic.stderr
+    assert yaml.safe_load(generic.stdout) == yaml.safe_load(named.stdout)
+    assert len(yaml.safe_load(generic.stdout)["cubes"]) == 6
+
+
+def test_a_wrong_key_value_option_is_one_line_naming_it():
+    for args, words in ((["-O", "cubes"], "--option 'cubes': expected KEY=VALUE"),
+                        (["-O", "cubes=6", "--cubes", "6"], "--option cubes=... repeats --cubes"),
+                        (["-O", "colour=red"], "--colour does not apply to the instant_insanity generator")):
+        result = run_cli("generate", "instant_insanity", *args)
+        assert result.returncode == 2 and words in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr

@@ -201,6 +201,23 @@ def test_trivial_instances_by_hand():
     assert any("1 of 3 instances are solved by every method in under 0.1 s of solver time" in n for n in notes)
 
 
+def test_demanding_instances_by_hand():
+    """The best method of i1 needs 0.5 s, of i2 2 s (the faster B failed its check), of i3 1 s;
+    nothing solved i4 (it counts: it needs more than its limit); i5's only quick run is
+    licence-refused, so its best solved run is the 3 s one."""
+    runs = pd.DataFrame([
+        run("p/i1", "A", "f", solver_time=0.5), run("p/i1", "B", "f", solver_time=4.0),
+        run("p/i2", "A", "f", solver_time=2.0), run("p/i2", "B", "f", solver_time=0.2, checked=False),
+        run("p/i3", "A", "f", solver_time=1.0),
+        run("p/i4", "A", "f", status="time_limit", solver_time=9.9),
+        run("p/i5", "A", "f", status="licence_limit", solver_time=0.0), run("p/i5", "B", "f", solver_time=3.0),
+    ])
+    assert scores.demanding_instances(runs) == (4, 5)
+    assert scores.demanding_instances(runs, Statistics(demanding_from=2.5)) == (2, 5)
+    notes = page.measurement_notes(runs)
+    assert any("4 of 5 instances (80%) need at least 1 s of solver time from their best method" in n for n in notes)
+
+
 def test_aa_noise_by_hand():
     """A on i1 twice (1 s, 1.5 s: ratio 1.5) and on i2 twice (2 s, 2 s: ratio 1); B ran once each."""
     runs = pd.DataFrame([

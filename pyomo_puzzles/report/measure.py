@@ -52,6 +52,9 @@ class Statistics:
     """Which scores the report shows, in this order."""
     trivial_below: float = 0.1
     """An instance every method solves in less than this many seconds cannot rank them."""
+    demanding_from: float = 1.0
+    """An instance whose best method needs at least this many seconds is counted as one that
+    tells methods apart by their solving (the report gives the share)."""
     resamples: int = 2000
     """Bootstrap resamples of the confidence intervals."""
     level: float = 0.95

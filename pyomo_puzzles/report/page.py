@@ -163,6 +163,12 @@ def measurement_notes(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> list[s
                      f"{stats.trivial_below:g} s of {stats.name}**: {share} instances cannot rank the methods "
                      "(differences at that scale are start-up and timer noise; MIPLIB and the MiniZinc Challenge "
                      "leave such instances out of their benchmark sets).")
+    demanding, total = scores.demanding_instances(runs, stats)
+    if total:
+        notes.append(f"**{demanding} of {_plural(total, 'instance')} ({demanding / total:.0%}) need at least "
+                     f"{stats.demanding_from:g} s of {stats.name} from their best method** (the virtual best: the "
+                     "fastest solved run; an instance no method solved counts): on those the methods differ "
+                     "by their solving, not by start-up.")
     noise = scores.noise(runs, stats)
     if len(noise):
         median, p90, pairs = noise.attrs["pooled"]

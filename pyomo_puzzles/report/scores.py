@@ -233,6 +233,20 @@ def trivial_instances(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tuple[
     return int(trivial.sum()), len(per_instance)
 
 
+def demanding_instances(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tuple[int, int]:
+    """(instances whose best method needs at least `stats.demanding_from` seconds of the
+    measure, all instances), over all families; licence-refused runs left out. The best
+    method is the virtual best: the fastest solved run; an instance no method solved needs
+    more than its limit, so it counts."""
+    timed = runs[tables._column(runs, "status") != "licence_limit"]
+    times = instance_times(timed, stats)
+    if times.empty:
+        return 0, 0
+    solved_times = times["time"].where(times["solved"], float("inf"))
+    best = solved_times.groupby([times["puzzle"], times["instance"]]).min()
+    return int((best >= stats.demanding_from).sum()), len(best)
+
+
 def noise(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
     """A/A noise: per (puzzle, solver, formulation), over the instances it solved in at least
     two runs (repeats, seeds, permutations), the ratio slowest / fastest of those runs' times

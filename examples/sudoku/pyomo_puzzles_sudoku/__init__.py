@@ -4,7 +4,7 @@ from pathlib import Path
 
 from pyomo_puzzles.contract import Family, Formulation, register
 
-from pyomo_puzzles_sudoku import checker, grid, model_candidates, model_three_index, picture
+from pyomo_puzzles_sudoku import checker, generate, grid, model_candidates, model_three_index, picture
 from pyomo_puzzles_sudoku.schema import SCHEMA
 
 FAMILY = register(Family(
@@ -22,6 +22,7 @@ FAMILY = register(Family(
     check=checker.check,
     draw=picture.draw,
     corruptions=checker.corruptions,
+    generators=generate.GENERATORS,
     instances_dir=Path(__file__).parent / "instances",
     size=lambda spec: (len(spec.givens), "givens"),
     describe=lambda spec: f"{spec.n}x{spec.n}, {len(spec.givens)} givens",

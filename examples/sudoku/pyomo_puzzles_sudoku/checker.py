@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 
+from pyomo_puzzles_sudoku.grid import SYMBOLS
+
 
 def _shape_problem(spec, solution) -> str | None:
     if not isinstance(solution, dict) or not isinstance(solution.get("grid"), list):
@@ -14,7 +16,7 @@ def _shape_problem(spec, solution) -> str | None:
     rows = solution["grid"]
     if len(rows) != spec.n:
         return f"the grid has {len(rows)} rows, not {spec.n}"
-    digits = set("123456789"[:spec.n])
+    digits = set(SYMBOLS[:spec.n])
     for r, row in enumerate(rows, start=1):
         if not isinstance(row, str) or len(row) != spec.n or not set(row) <= digits:
             return f"row {r} is not {spec.n} digits from 1 to {spec.n}"
@@ -25,13 +27,13 @@ def check(spec, solution) -> list[str]:
     problem = _shape_problem(spec, solution)
     if problem:
         return [problem]
-    value = {(r, c): int(solution["grid"][r - 1][c - 1]) for r, c in spec.cells}
+    value = {(r, c): SYMBOLS.index(solution["grid"][r - 1][c - 1]) + 1 for r, c in spec.cells}
     errors = [f"cell ({r}, {c}) holds {value[(r, c)]}, the given is {v}"
               for (r, c), v in spec.givens.items() if value[(r, c)] != v]
     for (kind, number), cells in spec.units.items():
         held = sorted(value[cell] for cell in cells)
         if held != list(spec.digits):
-            errors.append(f"{kind} {number} does not hold each digit once: {''.join(map(str, held))}")
+            errors.append(f"{kind} {number} does not hold each digit once: {''.join(SYMBOLS[v - 1] for v in held)}")
     return errors
 
 

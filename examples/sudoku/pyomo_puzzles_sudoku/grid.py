@@ -9,6 +9,16 @@ from pathlib import Path
 from pyomo_puzzles.contract import DataError
 
 Cell = tuple[int, int]
+SYMBOLS = "123456789ABCDEFGHIJKLMNOP"  # digits 1-9, then A = 10 ... P = 25 (grids up to 25x25)
+EMPTY = ".0"
+
+
+def symbol(digit: int) -> str:
+    return SYMBOLS[digit - 1]
+
+
+def digit(char: str) -> int:
+    return SYMBOLS.index(char) + 1
 
 
 @dataclass(frozen=True)
@@ -56,18 +66,18 @@ def load(data: dict, path: Path) -> SudokuSpec:
         if len(row) != n:
             raise DataError(path, f"grid[{r - 1}]", f"has {len(row)} cells, not {n}")
         for c, char in enumerate(row, start=1):
-            if char in ".0":
+            if char in EMPTY:
                 continue
-            if int(char) > n:
-                raise DataError(path, f"grid[{r - 1}]", f"digit {char} is larger than {n}")
-            givens[(r, c)] = int(char)
+            if char not in SYMBOLS[:n]:
+                raise DataError(path, f"grid[{r - 1}]", f"digit {char} is not one of {SYMBOLS[:n]} (box {box})")
+            givens[(r, c)] = digit(char)
     spec = SudokuSpec(box, givens)
     for (kind, number), cells in spec.units.items():
         seen: dict[int, Cell] = {}
         for cell in cells:
-            digit = givens.get(cell)
-            if digit in seen:
-                raise DataError(path, f"grid[{cell[0] - 1}]", f"digit {digit} is given twice in {kind} {number}")
-            if digit is not None:
-                seen[digit] = cell
+            given = givens.get(cell)
+            if given in seen:
+                raise DataError(path, f"grid[{cell[0] - 1}]", f"digit {symbol(given)} is given twice in {kind} {number}")
+            if given is not None:
+                seen[given] = cell
     return spec

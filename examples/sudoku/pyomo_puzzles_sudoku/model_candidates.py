@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import pyomo.environ as pyo
 
+from pyomo_puzzles_sudoku.grid import digit as digit_of, symbol
+
 
 def applies_to(spec) -> str | None:
     return None if len(spec.givens) < len(spec.cells) else "the grid has no empty cell"
@@ -99,9 +101,9 @@ def decode(spec, model: pyo.ConcreteModel) -> dict:
     for r, c, v in model.X:
         if pyo.value(model.x[r, c, v]) > 0.5:
             digit[(r, c)] = v
-    return {"grid": ["".join(str(digit[(r, c)]) for c in spec.digits) for r in spec.digits]}
+    return {"grid": ["".join(symbol(digit[(r, c)]) for c in spec.digits) for r in spec.digits]}
 
 
 def solution_vars(spec, model: pyo.ConcreteModel, solution: dict) -> list[list]:
     """One group per empty cell: the binary of the digit the solution puts there."""
-    return [[model.x[r, c, int(solution["grid"][r - 1][c - 1])]] for r, c in model.EMPTY]
+    return [[model.x[r, c, digit_of(solution["grid"][r - 1][c - 1])]] for r, c in model.EMPTY]

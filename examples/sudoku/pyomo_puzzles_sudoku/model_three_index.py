@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import pyomo.environ as pyo
 
+from pyomo_puzzles_sudoku.grid import digit as digit_of, symbol
+
 
 def build_model() -> pyo.AbstractModel:
     model = pyo.AbstractModel(name="sudoku_three_index")
@@ -69,10 +71,10 @@ def model_data(spec) -> dict:
 
 
 def decode(spec, model: pyo.ConcreteModel) -> dict:
-    return {"grid": ["".join(str(next(v for v in model.DIGITS if pyo.value(model.y[r, c, v]) > 0.5))
+    return {"grid": ["".join(symbol(next(v for v in model.DIGITS if pyo.value(model.y[r, c, v]) > 0.5))
                              for c in model.COLUMNS) for r in model.ROWS]}
 
 
 def solution_vars(spec, model: pyo.ConcreteModel, solution: dict) -> list[list]:
     """One group per empty cell: the binary of the digit the solution puts there."""
-    return [[model.y[r, c, int(solution["grid"][r - 1][c - 1])]] for r, c in spec.cells if (r, c) not in spec.givens]
+    return [[model.y[r, c, digit_of(solution["grid"][r - 1][c - 1])]] for r, c in spec.cells if (r, c) not in spec.givens]

@@ -3,11 +3,13 @@ cell with the fewest candidates, in plain Python (no solver, no code of the plug
 
 from __future__ import annotations
 
+SYMBOLS = "123456789ABCDEFGHIJKLMNOP"  # the data files' digits: 1-9, then A = 10 ... P = 25
+
 
 def solutions(grid: list[str], box: int = 3, up_to: int = 2) -> list[str]:
-    """Up to `up_to` completions of `grid` (rows of digits, '.' or '0' empty), each as one string."""
+    """Up to `up_to` completions of `grid` (rows of symbols, '.' or '0' empty), each as one string."""
     n = box * box
-    cells = [0 if ch in ".0" else int(ch) for row in grid for ch in row]
+    cells = [0 if ch in ".0" else SYMBOLS.index(ch) + 1 for row in grid for ch in row]
     units = _units(box)
     peers = [sorted({p for u in units if i in u for p in u} - {i}) for i in range(n * n)]
     for i, value in enumerate(cells):
@@ -26,7 +28,7 @@ def solutions(grid: list[str], box: int = 3, up_to: int = 2) -> list[str]:
                 if not options:
                     return
         if best is None:
-            found.append("".join(map(str, cells)))
+            found.append("".join(SYMBOLS[v - 1] for v in cells))
             return
         for value in sorted(best_options):
             cells[best] = value

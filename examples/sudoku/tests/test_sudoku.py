@@ -68,3 +68,66 @@ def test_a_wrong_grid_names_the_row(tmp_path, row, message):
     path.write_text((INSTANCES[0].parent / "wikipedia.yaml").read_text().replace('"53..7...."', row))
     with pytest.raises(DataError, match=message):
         pp.load(path)
+
+
+def _valid_grid(rows: list[str], box: int) -> bool:
+    """Every row, column and box holds each of the n symbols once (counted here, not by the plugin)."""
+    n = box * box
+    units = [[(r, c) for c in range(n)] for r in range(n)] + [[(r, c) for r in range(n)] for c in range(n)]
+    units += [[(br * box + r, bc * box + c) for r in range(box) for c in range(box)]
+              for br in range(box) for bc in range(box)]
+    return all(len({rows[r][c] for r, c in unit}) == n and "." not in {rows[r][c] for r, c in unit}
+               for unit in units)
+
+
+@pytest.mark.parametrize("box", [2, 3, 4, 5])
+def test_generated_complete_grids_are_valid_and_fixed_by_the_seed(box):
+    import random
+
+    from pyomo_puzzles_sudoku.generate import complete_grid
+    from pyomo_puzzles_sudoku.grid import symbol
+
+    grids = [complete_grid(box, random.Random(seed)) for seed in (1, 1, 2)]
+    rows = [["".join(symbol(v) for v in row) for row in grid] for grid in grids]
+    assert all(_valid_grid(r, box) for r in rows)
+    assert rows[0] == rows[1] and rows[0] != rows[2]
+
+
+def test_a_generated_16x16_grid_keeps_its_givens_and_is_solved_and_checked():
+    from pyomo_puzzles_sudoku.generate import sudoku
+
+    data = sudoku(seed=5, box=4, givens=150)
+    assert data["box"] == 4 and len(data["grid"]) == 16
+    assert sum(ch != "." for row in data["grid"] for ch in row) == data["known"]["givens"] == 150
+    found = solutions(data["grid"], box=4, up_to=1)  # the independent search completes it
+    assert len(found) == 1 and _valid_grid([found[0][16 * r:16 * r + 16] for r in range(16)], 4)
+    instance = pp.from_data(data, "generated.yaml")
+    for formulation in ("three_index", "candidates"):
+        record = pp.solve(instance, formulation=formulation, solver="highs", isolate=False)
+        assert record.status == "optimal" and record.checked
+        assert all(given == "." or given == filled
+                   for row, solved in zip(data["grid"], record.solution["grid"]) for given, filled in zip(row, solved))
+
+
+def test_letters_are_the_digits_above_nine_and_checked_against_the_box():
+    from pyomo_puzzles.errors import DataError
+    from pyomo_puzzles_sudoku.generate import sudoku
+
+    data = sudoku(seed=1, box=4, givens=256)  # the whole grid: its letters A-G are the digits 10-16
+    assert {ch for row in data["grid"] for ch in row} == set("123456789ABCDEFG")
+    spec = pp.from_data(data, "full.yaml").spec
+    assert sorted(set(spec.givens.values())) == list(range(1, 17))
+    wrong = {**data, "box": 3, "grid": [row[:9] for row in data["grid"][:9]]}
+    wrong["grid"][0] = "ABCDEFGH1"
+    with pytest.raises(DataError, match=r"field 'grid\[0\]': digit A is not one of 123456789"):
+        pp.from_data(wrong, "wrong.yaml")
+
+
+def test_the_generator_refuses_a_box_or_givens_it_cannot_make():
+    from pyomo_puzzles.contract import UserError
+    from pyomo_puzzles_sudoku.generate import sudoku
+
+    with pytest.raises(UserError, match="option box must be one of 2, 3, 4, 5, not 6"):
+        sudoku(box=6)
+    with pytest.raises(UserError, match="option givens must be between 0 and 81 for box 3, not 82"):
+        sudoku(box=3, givens=82)
