@@ -504,7 +504,7 @@ def parser() -> argparse.ArgumentParser:
                           help="instant_insanity: an instance proved to have no tower")
     generate.add_argument("--depth", type=_natural, help="rubik: optimal solution length of the scramble")
     generate.add_argument("--metric", help="rubik: htm or qtm (default htm)")
-    generate.add_argument("--size", type=_positive_int, help="rubik: 2 or 3 (default 2; the 3x3x3 up to depth 12)")
+    generate.add_argument("--size", type=_positive_int, help="rubik: 2 or 3 (default 2; the 3x3x3 up to depth 13)")
     generate.add_argument("--order", type=_positive_int, help="polyominoes: cells per piece (default 5)")
     generate.add_argument("--width", type=_positive_int, help="polyominoes: the board's width (default 10)")
     generate.add_argument("--height", type=_positive_int, help="polyominoes: the board's height (default 6)")

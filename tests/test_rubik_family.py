@@ -225,3 +225,17 @@ def test_the_prefix_bound_drops_no_prefix_of_an_optimal_solution(name, length):
             assert middle.distance(cube.apply(after, [move], 3), spec.metric) > horizon - length - 1, (prefix, move)
     if spec.metric == "htm":
         assert model_projections.prefix_count(spec, 4) == 43_254 == len(model_projections._prefixes(spec, 4))
+
+
+def test_a_generated_3x3x3_at_depth_13_is_farther_than_12_in_13_moves():
+    """Meeting in the middle is exact to 12: a 13-move scramble it finds farther is exactly
+    13 away (checked here by applying the scramble and asking the ball again)."""
+    from pyomo_puzzles.families.rubik import middle
+
+    data = distances.generate(seed=2, depth=13, metric="htm", size=3)
+    moves = data["scramble"].split()
+    assert len(moves) == 13 and data["known"] == {"distance": 13}
+    assert middle.distance(cube.apply(cube.solved(3), moves, 3), "htm") is None
+    assert "more than 12" in data["source"]
+    with pytest.raises(UserError, match=r"--depth must be 0..13 for the 3x3x3"):
+        distances.generate(depth=14, size=3)

@@ -514,12 +514,30 @@ def _instance_order(data: pd.DataFrame) -> pd.DataFrame:
     return order.sort_values(["puzzle", "best", "instance"]).reset_index(drop=True)
 
 
+TICK_LABEL_WIDTH = 22
+"""Characters per line of an instance's tick label; longer names wrap at underscores."""
+
+
 def _short_name(instance: str, puzzle: str) -> str:
-    """The instance's name without its puzzle (the panel says it), generated ones marked by a star."""
+    """The instance's name without its puzzle (the panel says it) and without the library's
+    folder, generated ones marked by a star; a long name wrapped at its underscores (the
+    library's generated instances are named by their options)."""
     generated = f"generated/{puzzle}/"
     if instance.startswith(generated):
-        return "*" + instance.removeprefix(generated)
-    return instance.removeprefix(f"{puzzle}/")
+        name = "*" + instance.removeprefix(generated)
+    else:
+        name = instance.removeprefix(f"{puzzle}/").removeprefix("library/")
+    return _wrapped(name, TICK_LABEL_WIDTH)
+
+
+def _wrapped(name: str, width: int) -> str:
+    lines = [""]
+    for part in name.split("_"):
+        if lines[-1] and len(lines[-1]) + 1 + len(part) > width:
+            lines.append(part)
+        else:
+            lines[-1] = f"{lines[-1]}_{part}" if lines[-1] else part
+    return "\n".join(lines)
 
 
 def _methods_of(group: pd.DataFrame, codes: Encoding, puzzle: str) -> list[tuple[str, str]]:

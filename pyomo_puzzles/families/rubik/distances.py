@@ -21,8 +21,10 @@ from pyomo_puzzles.families.rubik.spec import GODS_NUMBER
 N = 2
 FIXED_CORNER = cubies.HELD_CORNER
 METRICS = {metric: cubies.moves(N, metric) for metric in ("htm", "qtm")}
-DEEPEST_3X3X3 = 12
-"""The deepest 3x3x3 scramble whose distance meeting in the middle checks (`middle.RADIUS` = 6)."""
+DEEPEST_3X3X3 = 2 * middle.RADIUS + 1
+"""The deepest 3x3x3 scramble `generate` makes: meeting in the middle gives distances up to
+2 x `middle.RADIUS` = 12 exactly, and a scramble of 13 moves whose state it finds farther than
+12 is exactly 13 from solved."""
 
 
 def deepest_generated(size: int, metric: str) -> int:
@@ -116,7 +118,8 @@ def scramble_at_depth(metric: str, depth: int, seed: int) -> list[str]:
 
 def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "highs", size: int = 2) -> dict:
     """A cube instance whose optimal solution has exactly `depth` moves in `metric`: on the
-    2x2x2 from the whole table, on the 3x3x3 (depth 0-12) by meeting in the middle (`middle`)."""
+    2x2x2 from the whole table, on the 3x3x3 (depth 0-13) by meeting in the middle (`middle`; at
+    13 it proves more than 12, and the 13-move scramble at most 13)."""
     if metric not in METRICS:
         raise UserError(f"--metric must be htm or qtm, not {metric!r}")
     if size not in (2, 3):
@@ -126,8 +129,11 @@ def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "
         raise UserError(f"--depth must be 0..{deepest} for the {size}x{size}x{size} in the {metric} metric")
     if size == 2:
         moves, how = scramble_at_depth(metric, depth, seed), "the breadth-first table"
-    else:
+    elif depth <= 2 * middle.RADIUS:
         moves, how = scramble_3x3x3(metric, depth, seed), "meeting in the middle"
+    else:
+        moves = scramble_3x3x3(metric, depth, seed)
+        how = f"meeting in the middle: more than {2 * middle.RADIUS}; the scramble: at most {depth}"
     flag = "" if size == 2 else " --size 3"
     return {"puzzle": "rubik", "title": f"{size}x{size}x{size} at distance {depth} ({metric})",
             "source": f"generated: pyomo-puzzles generate rubik --depth {depth} --metric {metric} --seed {seed}{flag} "
@@ -137,7 +143,8 @@ def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "
 
 def scramble_3x3x3(metric: str, depth: int, seed: int) -> list[str]:
     """Random 3x3x3 scrambles of `depth` moves (no face turned twice in a row) until one is
-    `depth` moves from solved (`middle.distance`)."""
+    `depth` moves from solved (`middle.distance`; at depth 13, farther than its exact 12)."""
+    beyond_the_ball = depth > 2 * middle.RADIUS
     rng = random.Random(seed)
     powers = ("", "2", "'") if metric == "htm" else ("", "'")
     for _ in range(1000):
@@ -146,6 +153,7 @@ def scramble_3x3x3(metric: str, depth: int, seed: int) -> list[str]:
             move = rng.choice(cube.FACES) + rng.choice(powers)
             if not moves or move[0] != moves[-1][0]:
                 moves.append(move)
-        if middle.distance(cube.apply(cube.solved(3), moves, 3), metric) == depth:
+        found = middle.distance(cube.apply(cube.solved(3), moves, 3), metric)
+        if found == depth or (beyond_the_ball and found is None):
             return moves
     raise ValueError(f"no scramble of depth {depth} found")
