@@ -14,7 +14,11 @@ Run:  snakemake --cores 1 --configfile benchmarks/calibration/first_pass.yaml
       snakemake --cores 1 --configfile benchmarks/calibration/second_pass.yaml
       python benchmarks/calibrate.py results-calibration-first-pass results-calibration-second-pass \
           --configfile benchmarks/calibration/first_pass.yaml \
-          --configfile benchmarks/calibration/second_pass.yaml [--write] [--adopt]
+          --configfile benchmarks/calibration/second_pass.yaml [--witness RESULTS] [--write] [--adopt]
+
+``--witness RESULTS``: runs of methods outside the calibration (dancing links, CP-SAT) on the
+same instances give their answers further sources (two independent methods where the MIP
+solvers found it once), never times or bands.
 """
 
 from __future__ import annotations
@@ -98,6 +102,9 @@ def main() -> None:
                                                    "are taken together: e.g. a second pass with more solvers)")
     parser.add_argument("--configfile", action="append", required=True,
                         help="each results folder's configuration, in the same order")
+    parser.add_argument("--witness", action="append", default=[], metavar="RESULTS",
+                        help="a results folder of other methods (dancing links, CP-SAT) on the same instances: "
+                             "their answers are sources, never times or bands")
     parser.add_argument("--write", action="store_true", help="write the entries into the families' catalogues")
     parser.add_argument("--adopt", action="store_true", help="copy generated instances into the library")
     args = parser.parse_args()
@@ -114,7 +121,9 @@ def main() -> None:
     shipped = instances.shipped_instances()
     entries = []
     print(f"{'instance':42s} {'band':7s} {'best':>9s}  {'method':26s} answer / why not")
-    for found in calibrate(runs, calibrations):
+    witnesses = pd.concat([pd.read_parquet(Path(results) / "tables/runs.parquet") for results in args.witness],
+                          ignore_index=True) if args.witness else None
+    for found in calibrate(runs, calibrations, witnesses=witnesses):
         if found.entry is None:
             print(f"{found.instance:42s} {'-':7s} {'':>9s}  {'':26s} not calibrated: {found.skipped}")
             continue

@@ -226,3 +226,8 @@ def test_pre_placed_piece_with_marks(write_instance, iq_twist, iq_twist_covering
     _assert_checked(instance, solution)
     blue2 = next(e for e in solution["pieces"] if e["piece"] == "blue2")
     assert blue2["cells"] == cells and blue2["marks"] == {"ring": ring}
+
+
+def test_a_covering_is_recorded_with_the_feasibility_models_objective(write_instance):
+    record = dlx.run_record(instances.load(write_instance(MIXED_COUNTS)))
+    assert record.status == "optimal" and record.objective == 0.0

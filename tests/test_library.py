@@ -261,3 +261,36 @@ def test_the_shipped_library_configuration_plans_every_library_instance(tmp_path
     names, _ = expand_instances(yaml.safe_load(config.read_text())["instances"])
     assert set(names) == {i["name"] for i in catalogue_items()}
     assert "solve_batch" in done.stdout
+
+
+def _run(instance: str, solver: str, status: str = "optimal", build: float = 0.5, call: float = 1.0,
+         objective: float = 0.0) -> dict:
+    """A run record's columns as the runs table has them (by hand: the calibration's arithmetic)."""
+    return {"puzzle": instance.split("/")[0], "instance": instance, "formulation": "f", "solver": solver,
+            "repeat": 1, "status": status, "checked": True if status == "optimal" else None,
+            "wall_time": build + call + 0.2, "load_time": 0.1, "startup_time": None, "build_time": build,
+            "call_time": call, "solver_time": call * 0.9, "decode_time": 0.05, "check_time": 0.05,
+            "time_limit": 60.0, "objective": objective if status == "optimal" else float("nan"),
+            "known_solvable": None, "known_objective": float("nan"), "size": float("nan"), "size_label": None}
+
+
+def test_calibration_bands_by_the_virtual_best_and_witnesses_only_add_sources():
+    """p/a: A 1.5 s, B 3.5 s (build + call) -> medium by A; a dancing-links witness in 0.1 s
+    adds a source but neither a time nor the easy band. p/b: a witness that finds a solution
+    where the calibrated solvers proved infeasibility leaves the instance uncalibrated."""
+    import pandas as pd
+
+    from pyomo_puzzles.report.calibration import calibrate
+
+    runs = pd.DataFrame([_run("p/a", "A"), _run("p/a", "B", build=0.5, call=3.0),
+                         _run("p/b", "A", status="infeasible"), _run("p/b", "B", status="infeasible")])
+    witnesses = pd.DataFrame([_run("p/a", "dlx", build=0.05, call=0.05), _run("p/b", "dlx")])
+    facts = {"p/a": {"time_limit": 60}, "p/b": {"time_limit": 60}}
+    alone = {c.instance: c for c in calibrate(runs, facts)}
+    assert alone["p/a"].entry["band"] == "medium" and alone["p/a"].entry["times"] == {"A/f": 1.5, "B/f": 3.5}
+    assert alone["p/b"].entry["answer"] == {"status": "infeasible"} and len(alone["p/b"].entry["sources"]) == 2
+    witnessed = {c.instance: c for c in calibrate(runs, facts, witnesses=witnesses)}
+    entry = witnessed["p/a"].entry
+    assert entry["band"] == "medium" and set(entry["times"]) == {"A/f", "B/f"}
+    assert len(entry["sources"]) == 3 and any(s.startswith("dlx/f") for s in entry["sources"])
+    assert witnessed["p/b"].entry is None and "others claimed infeasible" in witnessed["p/b"].skipped

@@ -86,3 +86,33 @@ def test_the_pipeline_runs_it_beside_a_shipped_family(env, tmp_path):
     # an instance without a solution gets a picture that says so, and does not stop the pipeline
     assert (results / "pictures" / "sudoku" / "wikipedia_no_solution.png").read_bytes()[:4] == b"\x89PNG"
     assert "sudoku/royle17_1" in (results / "report.md").read_text()
+
+
+def test_its_benchmark_library_is_listed_with_reference_answers_a_fresh_run_agrees_with(env, tmp_path):
+    """The plugin's catalogue (`Family.library`) gets what a shipped family's gets: the listing by
+    band, the reference file, and a fresh run of its quickest medium grid by its best method
+    agreeing with the reference answer (a planted completion: solvable)."""
+    import yaml
+
+    catalogue = yaml.safe_load((SUDOKU / "pyomo_puzzles_sudoku" / "library.yaml").read_text())["instances"]
+    medium = [item for item in catalogue if item["band"] == "medium"]
+    assert len(medium) >= 1
+    listing = env.cli("library", "--family", "sudoku")
+    assert listing.returncode == 0, listing.stderr
+    bands = next(line.split() for line in listing.stdout.splitlines() if line.split()[:1] == ["sudoku"])
+    assert [int(n) for n in bands[1:]] == [sum(i["band"] == b for i in catalogue)
+                                           for b in ("easy", "medium", "hard", "beyond")]
+    solu = tmp_path / "sudoku.solu"
+    assert env.cli("library", "--family", "sudoku", "--solu", str(solu)).returncode == 0
+    lines = [line for line in solu.read_text().splitlines() if line and not line.startswith("#")]
+    assert sorted(lines) == sorted(f"=opt= {item['name']} 0" for item in catalogue)
+    quickest = min(medium, key=lambda i: min(t for t in i["times"].values() if t is not None))
+    method = min((t, m) for m, t in quickest["times"].items() if t is not None)[1]
+    solver, formulation = method.split("/")
+    grid = yaml.safe_load((SUDOKU / "pyomo_puzzles_sudoku" / "instances" /
+                           (quickest["name"].removeprefix("sudoku/") + ".yaml")).read_text())
+    assert grid["known"]["solvable"] is True and grid["box"] == 5
+    record = tmp_path / "run.json"
+    solved = env.cli("solve", quickest["name"], "-f", formulation, "-s", solver, "-t", "120", "-o", str(record))
+    assert solved.returncode == 0 and "solution checked" in solved.stdout, solved.stdout + solved.stderr
+    assert json.loads(record.read_text())["objective"] == 0

@@ -102,15 +102,20 @@ def _known_answer(group: pd.DataFrame) -> tuple[dict | None, list[str], str | No
     return None, [], "no method solved it, and its data file states no answer"
 
 
-def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Statistics = MEASURE
-              ) -> list[Calibrated]:
+def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Statistics = MEASURE,
+              witnesses: pd.DataFrame | None = None) -> list[Calibrated]:
     """One `Calibrated` per instance of the runs table (licence-refused runs left out);
-    `calibrations` gives each instance's calibration facts (command, machine, solvers, limit, ...)."""
+    `calibrations` gives each instance's calibration facts (command, machine, solvers, limit, ...).
+    `witnesses`: runs of other methods (dancing links, CP-SAT, ...) on the same instances, which
+    add sources to an answer (and must agree with it) but take no part in its times or band."""
     runs = runs[tables._column(runs, "status") != "licence_limit"]
+    witnesses = runs.iloc[:0] if witnesses is None else witnesses[
+        tables._column(witnesses, "status") != "licence_limit"]
     solved = tables.solved(runs)  # wrong answers are not solved
     times = measured_time(runs, statistics)
     found = []
     for instance, group in runs.groupby("instance", sort=True):
+        witnessed = witnesses[witnesses["instance"] == instance]
         calibration = calibrations[instance]
         limit = float(calibration["time_limit"])
         methods = _method_times(group, solved, times)
@@ -120,7 +125,9 @@ def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Sta
             found.append(Calibrated(instance, None, f"no method solved it within {limit:g} s: calibrate it with a "
                                                     f"limit of {BAND_LIMITS['hard']:g} s"))
             continue
-        answer, sources, why = _answer(group, solved)
+        both = pd.concat([group, witnessed], ignore_index=True)
+        answer, sources, why = _answer(both, pd.Series(
+            [*solved[group.index], *tables.solved(witnessed)], index=both.index, dtype=bool))
         known = None
         if answer is None and band == "beyond":  # no method within the limit: the answer is known another way
             answer, sources, why = _known_answer(group)

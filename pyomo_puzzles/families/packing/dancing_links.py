@@ -311,7 +311,8 @@ def run_record(instance: Instance, time_limit: float | None = None) -> RunRecord
     as for the feasibility models, that settles it), "infeasible" (the search proved there
     is none), "time_limit" (the search ran past `time_limit` and was killed: the library
     cannot be interrupted, so a time limit runs the search in a forked child process) or
-    "error" (also when the solution fails the family's checker). Times: build_time is the
+    "error" (also when the solution fails the family's checker); an optimal record's objective
+    is 0, as the feasibility models' is. Times: build_time is the
     matrix, solver_time the search, wall_time everything including the check.
     Errors the user can fix (piece counts the backend cannot model) raise UserError.
     """
@@ -332,6 +333,7 @@ def run_record(instance: Instance, time_limit: float | None = None) -> RunRecord
                 record.status = "infeasible"
             else:
                 record.status = "optimal"
+                record.objective = 0.0  # the packing models are feasibility models: their objective is 0
                 attach_checked_solution(record, instance, solution)
     except UserError:
         raise
