@@ -34,6 +34,7 @@ import pandas as pd
 import yaml
 
 from pyomo_puzzles.core import instances, library, registry
+from pyomo_puzzles.core.files import data_file_yaml
 from pyomo_puzzles.report.calibration import calibrate
 from pyomo_puzzles.version import __version__
 
@@ -74,7 +75,7 @@ def adopt(name: str, folders: list[str]) -> str:
     target = registry.family(family).instances_dir / "library" / f"{new_stem}.yaml"
     target.parent.mkdir(exist_ok=True)
     data["source"] = f"{data.get('source', 'generated')} (pyomo-puzzles {__version__})"
-    target.write_text(yaml.safe_dump(data, sort_keys=False, width=100, default_flow_style=None))
+    target.write_text(data_file_yaml(data))
     return f"{family}/library/{new_stem}"
 
 

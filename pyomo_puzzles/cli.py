@@ -324,8 +324,6 @@ def _generator_options(pairs: list[str]) -> list[tuple[str, object]]:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    import yaml  # yaml, 30 ms: see cmd_list
-
     from pyomo_puzzles.core import registry  # see cmd_list
 
     options = {k: v for k, v in (("pegs", args.pegs), ("unknown", args.unknown), ("pieces", args.pieces),
@@ -342,7 +340,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if foreign:
         raise UserError(f"option --{foreign[0]} does not apply to the {args.name} generator")
     data = registry.generator(args.name)(seed=args.seed, solver=args.solver, **options)
-    text = yaml.safe_dump(data, sort_keys=False, default_flow_style=None)
+    text = _files().data_file_yaml(data)
     if args.output:
         _files().write_text_atomic(args.output, text)
         print(f"instance written to {args.output} (generated with {args.solver})")

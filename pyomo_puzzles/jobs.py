@@ -28,7 +28,7 @@ import yaml
 
 from pyomo_puzzles import api
 from pyomo_puzzles.core import instances, registry
-from pyomo_puzzles.core.files import remove_temporaries, write_atomic, write_json_atomic, write_text_atomic
+from pyomo_puzzles.core.files import data_file_yaml, remove_temporaries, write_atomic, write_json_atomic, write_text_atomic
 from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
 from pyomo_puzzles.core.isolation import Interrupted
 from pyomo_puzzles.core.pictures import draw_no_solution
@@ -210,7 +210,7 @@ def generate_instances(smk: Any) -> None:
     with job_log(smk):
         for path, made in zip(smk.output, smk.params.generated):
             data = registry.generator(made["generator"])(seed=made["seed"], **dict(made["options"]))
-            write_text_atomic(path, yaml.safe_dump(data, sort_keys=False, default_flow_style=None))
+            write_text_atomic(path, data_file_yaml(data))
             print(f"generated {path} ({made['generator']}, seed {made['seed']}, options {dict(made['options'])})")
 
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 
 from conftest import ROOT
 from pyomo_puzzles.core import files
@@ -60,3 +61,16 @@ def test_the_cli_writes_records_and_pictures_with_the_umask(tmp_path):
     assert done.returncode == 0, done.stderr
     assert mode(tmp_path / "r.json") == 0o640 and mode(tmp_path / "p.png") == 0o640
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.png", "r.json"]
+
+
+def test_data_files_are_written_as_a_person_reads_them():
+    """A square grid's rows one a line (quoted: a row may start with '...', YAML's document end),
+    innermost lists on one line, and the text reads back as the same data."""
+    from pyomo_puzzles.core.files import data_file_yaml
+
+    data = {"puzzle": "p", "grid": ["...1", "2.3.", "4...", "1234"], "cubes": [["red", "green"], ["blue", "red"]],
+            "board": {"size": [4, 5], "holes": [[0, 0], [1, 2]]}, "colours": ["red", "green", "blue"]}
+    text = data_file_yaml(data)
+    assert yaml.safe_load(text) == data
+    assert '\ngrid:\n- "...1"\n- "2.3."\n- "4..."\n- "1234"\n' in text
+    assert "- [red, green]" in text and "size: [4, 5]" in text and "colours: [red, green, blue]" in text

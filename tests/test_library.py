@@ -294,3 +294,7 @@ def test_calibration_bands_by_the_virtual_best_and_witnesses_only_add_sources():
     assert entry["band"] == "medium" and set(entry["times"]) == {"A/f", "B/f"}
     assert len(entry["sources"]) == 3 and any(s.startswith("dlx/f") for s in entry["sources"])
     assert witnessed["p/b"].entry is None and "others claimed infeasible" in witnessed["p/b"].skipped
+    stated = runs.assign(known_solvable=runs["instance"] == "p/a")  # a bool column, as Parquet reads one back
+    sources = {c.instance: c.entry["sources"] for c in calibrate(stated, facts)}
+    assert "the data file's known answer (solvable)" in sources["p/a"]
+    assert "the data file's known answer (solvable: false)" in sources["p/b"]

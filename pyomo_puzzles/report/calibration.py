@@ -77,10 +77,15 @@ def _methods(runs: pd.DataFrame, what: str) -> list[str]:
     return [f"{solver}/{formulation} ({what})" for solver, formulation in pairs]
 
 
+def _solvable(value) -> bool | None:
+    """A runs table's ``known_solvable`` (Python or numpy bool, None or NaN) as True, False or None."""
+    return None if value is None or pd.isna(value) else bool(value)
+
+
 def _known_source(group: pd.DataFrame, answer: dict) -> str | None:
     """The data file's own known answer, where it states one and agrees."""
     row = group.iloc[0]
-    solvable, objective = row.get("known_solvable"), tables._number(row.get("known_objective"))
+    solvable, objective = _solvable(row.get("known_solvable")), tables._number(row.get("known_objective"))
     if answer["status"] == "infeasible" and solvable is False:
         return "the data file's known answer (solvable: false)"
     if answer["status"] == "optimal" and not math.isnan(objective) and \
@@ -95,7 +100,7 @@ def _known_answer(group: pd.DataFrame) -> tuple[dict | None, list[str], str | No
     """The data file's own answer, for an instance no method answered."""
     row = group.iloc[0]
     objective = tables._number(row.get("known_objective"))
-    if row.get("known_solvable") is False:
+    if _solvable(row.get("known_solvable")) is False:
         return {"status": "infeasible"}, ["the data file's known answer (solvable: false)"], None
     if not math.isnan(objective):
         return {"status": "optimal", "objective": objective}, [f"the data file's known answer (objective {objective:g})"], None

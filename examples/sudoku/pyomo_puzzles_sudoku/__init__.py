@@ -24,6 +24,7 @@ FAMILY = register(Family(
     corruptions=checker.corruptions,
     generators=generate.GENERATORS,
     instances_dir=Path(__file__).parent / "instances",
+    library=Path(__file__).parent / "library.yaml",
     size=lambda spec: (len(spec.givens), "givens"),
     describe=lambda spec: f"{spec.n}x{spec.n}, {len(spec.givens)} givens",
 ))
