@@ -657,7 +657,7 @@ def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path
             ax.set_xlim(1, tau_max)
             ax.set_ylim(-0.02, 1.02)
             ax.set_title(style.text(puzzle))
-            ax.set_xlabel(r"$\tau$ " + style.text(f"({stats.name} / best {stats.name})"))
+            ax.set_xlabel(r"$\tau$ = " + style.text(f"{stats.name}\n/ best {stats.name}"))
             ax.grid(which="major", color="0.9")
         for ax in axes[::_panel_grid(len(puzzles))[1]]:
             ax.set_ylabel(style.text("fraction of instances"))
