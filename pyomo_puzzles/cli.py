@@ -319,8 +319,31 @@ def _generator_options(pairs: list[str]) -> list[tuple[str, object]]:
         key, sep, value = pair.partition("=")
         if not sep or not key.isidentifier():
             raise UserError(f"option --option {pair!r}: expected KEY=VALUE, e.g. --option box=4")
-        options.append((key, yaml.safe_load(value)))
+        try:
+            options.append((key, yaml.safe_load(value)))
+        except yaml.YAMLError:
+            raise UserError(f"option --option {pair!r}: the value is not a YAML scalar") from None
     return options
+
+
+def _check_option_types(generator, options: dict) -> None:
+    """Each option's value of the type its parameter's default (or annotation) states, so that
+    ``-O cubes=abc`` is one line naming the option, not an error inside the generator."""
+    import inspect  # only for generate
+
+    for key, value in options.items():
+        parameter = inspect.signature(generator).parameters[key]
+        default, annotation = parameter.default, str(parameter.annotation)
+        expected = type(default) if default not in (None, inspect.Parameter.empty) else next(
+            (t for t in (bool, int, float, str) if annotation.startswith(t.__name__)), None)
+        wrong = expected is not None and not isinstance(value, expected)
+        if expected in (int, float) and isinstance(value, bool):
+            wrong = True
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            wrong = False
+        if wrong:
+            raise UserError(f"option --{key}: expected {'a whole number' if expected is int else expected.__name__}, "
+                            f"not {value!r}")
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -339,6 +362,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     foreign = registry.foreign_generator_options(args.name, options)
     if foreign:
         raise UserError(f"option --{foreign[0]} does not apply to the {args.name} generator")
+    _check_option_types(registry.generator(args.name), options)
     data = registry.generator(args.name)(seed=args.seed, solver=args.solver, **options)
     text = _files().data_file_yaml(data)
     if args.output:

@@ -55,7 +55,9 @@ def test_any_generator_option_can_be_given_as_key_value():
 def test_a_wrong_key_value_option_is_one_line_naming_it():
     for args, words in ((["-O", "cubes"], "--option 'cubes': expected KEY=VALUE"),
                         (["-O", "cubes=6", "--cubes", "6"], "--option cubes=... repeats --cubes"),
-                        (["-O", "colour=red"], "--colour does not apply to the instant_insanity generator")):
+                        (["-O", "colour=red"], "--colour does not apply to the instant_insanity generator"),
+                        (["-O", "cubes=[6"], "--option 'cubes=[6': the value is not a YAML scalar"),
+                        (["-O", "cubes=abc"], "option --cubes: expected a whole number, not 'abc'")):
         result = run_cli("generate", "instant_insanity", *args)
         assert result.returncode == 2 and words in result.stderr, result.stderr
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
