@@ -220,11 +220,15 @@ def write_scores(runs: pd.DataFrame, directory: str | Path, stats: Statistics = 
 
 # --- instances that cannot rank, and the noise of one method against itself ------------------
 
+def _timed_instances(runs: pd.DataFrame, stats: Statistics) -> pd.DataFrame:
+    """`instance_times` of the runs a solver did not refuse for its licence."""
+    return instance_times(runs[tables._column(runs, "status") != "licence_limit"], stats)
+
+
 def trivial_instances(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tuple[int, int]:
     """(instances every method that ran them solved in under `stats.trivial_below` seconds of
     the measure, all instances), over all families; licence-refused runs left out."""
-    timed = runs[tables._column(runs, "status") != "licence_limit"]
-    times = instance_times(timed, stats)
+    times = _timed_instances(runs, stats)
     if times.empty:
         return 0, 0
     per_instance = times.groupby(["puzzle", "instance"]).agg(
@@ -238,8 +242,7 @@ def demanding_instances(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tupl
     measure, all instances), over all families; licence-refused runs left out. The best
     method is the virtual best: the fastest solved run; an instance no method solved needs
     more than its limit, so it counts."""
-    timed = runs[tables._column(runs, "status") != "licence_limit"]
-    times = instance_times(timed, stats)
+    times = _timed_instances(runs, stats)
     if times.empty:
         return 0, 0
     solved_times = times["time"].where(times["solved"], float("inf"))
