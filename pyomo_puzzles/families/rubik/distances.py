@@ -129,11 +129,10 @@ def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "
         raise UserError(f"--depth must be 0..{deepest} for the {size}x{size}x{size} in the {metric} metric")
     if size == 2:
         moves, how = scramble_at_depth(metric, depth, seed), "the breadth-first table"
-    elif depth <= 2 * middle.RADIUS:
-        moves, how = scramble_3x3x3(metric, depth, seed), "meeting in the middle"
     else:
-        moves = scramble_3x3x3(metric, depth, seed)
-        how = f"meeting in the middle: more than {2 * middle.RADIUS}; the scramble: at most {depth}"
+        moves, how = scramble_3x3x3(metric, depth, seed), "meeting in the middle"
+        if depth > 2 * middle.RADIUS:
+            how += f": more than {2 * middle.RADIUS}; the scramble: at most {depth}"
     flag = "" if size == 2 else " --size 3"
     return {"puzzle": "rubik", "title": f"{size}x{size}x{size} at distance {depth} ({metric})",
             "source": f"generated: pyomo-puzzles generate rubik --depth {depth} --metric {metric} --seed {seed}{flag} "
