@@ -16,6 +16,12 @@ Run:  snakemake --cores 1 --configfile benchmarks/calibration/first_pass.yaml
           --configfile benchmarks/calibration/first_pass.yaml \
           --configfile benchmarks/calibration/second_pass.yaml [--witness RESULTS] [--write] [--adopt]
 
+A hard candidate costs up to an hour of solver time at the hard band's 600 s limit, so a calibration
+may run in stages: the solver likeliest to be quickest at 600 s, then the others with its time as their
+limit (a slower method cannot change the virtual best); the entry names those methods' lower limits
+(``calibration.limits``). Or a race: every solver with a limit below 600 s, enough wherever one of them
+solves the instance within it. An entry's date is the day of its calibration's latest run.
+
 ``--witness RESULTS``: runs of methods outside the calibration (dancing links, CP-SAT) on the
 same instances give their answers further sources (two independent methods where the MIP
 solvers found it once), never times or bands.
@@ -24,7 +30,6 @@ solvers found it once), never times or bands.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import shutil
 import sys
@@ -48,20 +53,27 @@ HEADER = """\
 """
 
 
-def calibration_block(folders: list[tuple[str, str]]) -> dict:
+def runs_date(results: str) -> str:
+    """The day of the results folder's latest run (ISO date)."""
+    started = pd.read_parquet(Path(results) / "tables/runs.parquet", columns=["started_at"])["started_at"]
+    return max(str(moment) for moment in started.dropna())[:10]
+
+
+def calibration_block(folders: list[tuple[str, str]], skipped: list[str] = ()) -> dict:
     """The calibration's facts from the results folders' environment records (and their configurations)."""
     environments = [json.loads((Path(results) / "environment.json").read_text()) for results, _ in folders]
     first = environments[0]
     used = {name for env in environments for name in env["config"]["solvers"]}
     versions = {name: version for env in environments for name, version in env["solvers"].items() if name in used}
     runs = " && ".join(f"snakemake --cores 1 --configfile {configfile}" for _, configfile in folders)
-    again = " ".join(f"{results} --configfile {configfile}" for results, configfile in folders)
+    again = " ".join([results for results, _ in folders] + [f"--configfile {configfile}" for _, configfile in folders]
+                     + [f"--skip {name}" for name in skipped])
     return {"command": f"{runs} && python benchmarks/calibrate.py {again} --write",
             "machine": f"{first['cpu']}, {first['cores']} cores, {first['memory_gib']} GiB, {first['os']}",
             "solvers": dict(sorted(versions.items())),
             "threads": int(first["config"]["threads"]),
             "time_limit": float(max(env["config"]["time_limit"] for env in environments)),
-            "measure": "build_and_solve", "date": datetime.date.today().isoformat(), "framework_version": __version__}
+            "measure": "build_and_solve", "date": max(runs_date(results) for results, _ in folders), "framework_version": __version__}
 
 
 def adopt(name: str, folders: list[str]) -> str:
@@ -106,6 +118,8 @@ def main() -> None:
     parser.add_argument("--witness", action="append", default=[], metavar="RESULTS",
                         help="a results folder of other methods (dancing links, CP-SAT) on the same instances: "
                              "their answers are sources, never times or bands")
+    parser.add_argument("--skip", action="append", default=[], metavar="INSTANCE",
+                        help="an instance of the folders to leave out (a candidate whose second stage has not run)")
     parser.add_argument("--write", action="store_true", help="write the entries into the families' catalogues")
     parser.add_argument("--adopt", action="store_true", help="copy generated instances into the library")
     args = parser.parse_args()
@@ -114,10 +128,12 @@ def main() -> None:
     folders = list(zip(args.results, args.configfile))
     tables = [pd.read_parquet(Path(results) / "tables/runs.parquet") for results in args.results]
     runs = pd.concat(tables, ignore_index=True)
+    runs = runs[~runs["instance"].isin(args.skip)]
+    tables = [table[~table["instance"].isin(args.skip)] for table in tables]
     # each instance's calibration: the facts of the folders that ran it (their solvers, their limit)
     where = {name: [f for f, table in zip(folders, tables) if (table["instance"] == name).any()]
              for name in runs["instance"].unique()}
-    blocks = {tuple(pairs): calibration_block(pairs) for pairs in map(tuple, where.values())}
+    blocks = {tuple(pairs): calibration_block(pairs, args.skip) for pairs in map(tuple, where.values())}
     calibrations = {name: blocks[tuple(pairs)] for name, pairs in where.items()}
     shipped = instances.shipped_instances()
     entries = []

@@ -298,3 +298,26 @@ def test_calibration_bands_by_the_virtual_best_and_witnesses_only_add_sources():
     sources = {c.instance: c.entry["sources"] for c in calibrate(stated, facts)}
     assert "the data file's known answer (solvable)" in sources["p/a"]
     assert "the data file's known answer (solvable: false)" in sources["p/b"]
+
+
+def test_a_staged_calibration_names_the_methods_run_with_the_quickest_time_as_their_limit():
+    """Stage 1: A at 600 s solves p/h in 119.5 + 0.5 = 120 s; stage 2: B with a 121 s limit
+    times out. The band is A's (hard), B's time is null, and the entry says B ran to 121 s only;
+    the catalogue schema accepts the entry."""
+    import pandas as pd
+
+    from pyomo_puzzles.core.library import SCHEMA
+    from pyomo_puzzles.report.calibration import calibrate
+
+    runs = pd.DataFrame([{**_run("p/h", "a", build=0.5, call=119.5), "time_limit": 600.0},
+                         {**_run("p/h", "b", status="time_limit", call=121.0), "time_limit": 121.0}])
+    facts = {"p/h": {"command": "c", "machine": "m", "solvers": {"a": "1", "b": "2"}, "threads": 1,
+                     "time_limit": 600.0, "date": "2026-11-26"}}
+    entry = calibrate(runs, facts)[0].entry
+    assert entry["band"] == "hard" and entry["times"] == {"a/f": 120.0, "b/f": None}
+    assert entry["calibration"]["limits"] == {"b/f": 121.0} and entry["calibration"]["time_limit"] == 600.0
+    import jsonschema
+
+    jsonschema.validate({"instances": [entry]}, SCHEMA)
+    alone = calibrate(runs[runs["solver"] == "a"], facts)[0].entry
+    assert "limits" not in alone["calibration"]

@@ -12,7 +12,10 @@ about each:
   the calibration's limit; the answer is known another way);
 * ``times``: each calibrated method's time (``solver/formulation``; ``null``: not solved
   within the limit), and its ``calibration``: command, machine, solver versions, threads,
-  limit, time measure, date;
+  limit, time measure, date; ``limits`` names the methods run with a lower limit than
+  ``time_limit`` (a calibration may give the other methods the quickest method's time as
+  their limit: a slower method cannot change the virtual best, so ``null`` there means
+  "not within its own limit");
 * ``answer``: the reference answer (``status: optimal`` with its ``objective``, or
   ``status: infeasible``; ``solutions`` where the instance is a counting question), and
   ``sources``: the independent methods (or published figure, or proof) that gave it.
@@ -47,6 +50,8 @@ _CALIBRATION = {
         "solvers": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
         "threads": {"type": "integer", "minimum": 1},
         "time_limit": {"type": "number", "exclusiveMinimum": 0},
+        "limits": {"type": "object", "minProperties": 1, "propertyNames": _METHOD,
+                   "additionalProperties": {"type": "number", "exclusiveMinimum": 0}},
         "measure": {"enum": ["solver", "build_and_solve", "wall"]},
         "date": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
         "framework_version": {"type": "string"},

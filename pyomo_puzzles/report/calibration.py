@@ -9,7 +9,9 @@ open-source MIP solvers and the family's formulations, threads 1. For each insta
   taken for faster than it is; ``None`` where the method did not solve it (a wrong answer
   does not count as solved);
 * the band of the virtual best (`core.library.band_of`); an instance none solved within a
-  limit below the hard band's top is left out, as not yet calibrated;
+  limit below the hard band's top is left out, as not yet calibrated; a method run with a
+  lower limit than the calibration's (the quickest method's time, given to the slower ones in
+  a second stage) is named in the entry's ``calibration.limits``;
 * the answer: ``optimal`` with the objective every checked optimal run agrees on, or
   ``infeasible`` where runs proved it and none found a checked solution; an instance whose
   runs disagree is left out, with the reason;
@@ -49,6 +51,16 @@ def _method_times(group: pd.DataFrame, solved: pd.Series, times: pd.Series) -> d
         done = times[runs.index][solved[runs.index]]
         methods[f"{solver}/{formulation}"] = round(float(done.median()), 4) if len(done) else None
     return methods
+
+
+def _lower_limits(group: pd.DataFrame, limit: float) -> dict[str, float]:
+    """The methods whose runs had a lower time limit than the calibration's (method: its limit)."""
+    lower = {}
+    for (solver, formulation), runs in group.groupby(["solver", "formulation"], sort=True):
+        own = float(pd.to_numeric(runs["time_limit"], errors="coerce").max())
+        if own < limit:
+            lower[f"{solver}/{formulation}"] = own
+    return lower
 
 
 def _answer(group: pd.DataFrame, solved: pd.Series) -> tuple[dict | None, list[str], str | None]:
@@ -141,8 +153,10 @@ def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Sta
         if answer is None:
             found.append(Calibrated(instance, None, why))
             continue
+        lower = _lower_limits(group, limit)
         entry = {"name": instance, "band": band, "times": methods,
-                 "calibration": copy.deepcopy(dict(calibration, measure=statistics.time)),
+                 "calibration": copy.deepcopy(dict(calibration, measure=statistics.time,
+                                                   **({"limits": lower} if lower else {}))),
                  "answer": answer, "sources": sources + ([known] if known else [])}
         found.append(Calibrated(instance, entry))
     return found

@@ -254,6 +254,9 @@ a solver has the same colour in every figure and every results folder. Grey (7) 
 time limits; other solvers get a colour from their name (stable, but may repeat)."""
 FORMULATION_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "p", "h", "*")
 VIRTUAL_BEST = "virtual best"
+VIRTUAL_BEST_LINE = {"color": "0.72", "linewidth": 3.4, "zorder": 1, "solid_capstyle": "butt"}
+"""The virtual best's curve: a wide grey band under the methods' curves, so that the method that
+is the virtual best stays visible on top of it (a black line on top hid it)."""
 
 
 def solver_colour(solver: str) -> tuple:
@@ -375,12 +378,12 @@ def _panels(figure: Figure, count: int, **kwargs) -> list:
 
 def _legend_groups(style: FigureStyle, codes: Encoding, lines: bool, limit: str | None,
                    virtual_best: bool) -> list[list[Line2D]]:
-    """The legend's two groups: solvers (colours; the virtual best in black) and
+    """The legend's two groups: solvers (colours; the virtual best as a grey band) and
     formulations (markers and line styles in grey; the time limit's entry)."""
     solvers = [Line2D([], [], color=solver_colour(s), marker="s", linestyle="-" if lines else "none",
                       label=style.text(codes.label(s))) for s in codes.solvers]
     if virtual_best:
-        solvers.append(Line2D([], [], color="black", linewidth=0.9, label=style.text(VIRTUAL_BEST)))
+        solvers.append(Line2D([], [], **VIRTUAL_BEST_LINE, label=style.text(VIRTUAL_BEST)))
     formulations = []
     for puzzle, name in codes.ordered_formulations():
         mark = codes.marks[puzzle][name]
@@ -621,7 +624,7 @@ def _note_partial_formulations(ax, style: FigureStyle, panel: pd.DataFrame) -> N
 def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path,
                         stats: Statistics = DEFAULT) -> list[Path]:
     """Dolan-More performance profile per family (one panel each), log2 tau axis, with the
-    virtual best method (the best of all methods on each instance) in black. A method's curve
+    virtual best method (the best of all methods on each instance) as a grey band under the curves. A method's curve
     is over the instances its formulation applies to; a formulation that applies to only some
     of the family's instances is named in the panel with how many."""
     runs, codes = _with_runs(runs, style)
@@ -650,7 +653,7 @@ def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path
                         markersize=3.5)
             _note_partial_formulations(ax, style, panel)
             best = _virtual_best_profile(ratios[ratios["puzzle"] == puzzle], np.array([1.0, tau_max]))
-            ax.step([1.0, tau_max], best, where="post", color="black", linewidth=0.9, zorder=4)
+            ax.step([1.0, tau_max], best, where="post", **VIRTUAL_BEST_LINE)
             ax.set_xscale("log", base=2)
             ax.xaxis.set_major_formatter(mpl.ticker.FuncFormatter(lambda value, _: f"{value:g}"))
             ax.xaxis.set_minor_formatter(mpl.ticker.NullFormatter())
@@ -673,7 +676,7 @@ def _virtual_best_times(times: pd.DataFrame) -> np.ndarray:
 
 def cactus(runs: pd.DataFrame, style: FigureStyle, stem: str | Path, stats: Statistics = DEFAULT) -> list[Path]:
     """Instances solved within time t, per method, one panel per family (log time axis),
-    with the virtual best method in black; the time limit as a dashed line."""
+    with the virtual best method as a grey band under the curves; the time limit as a dashed line."""
     runs, codes = _with_runs(runs, style)
     data = cactus_data(runs, stats)
     times = instance_times(runs, stats)
@@ -699,7 +702,7 @@ def cactus(runs: pd.DataFrame, style: FigureStyle, stem: str | Path, stats: Stat
             best = _virtual_best_times(panel)
             ax.step(np.concatenate([[lowest / 2], best, [right * 1.3]]),
                     np.concatenate([[0], np.arange(1, len(best) + 1), [len(best)]]),
-                    where="post", color="black", linewidth=0.9, zorder=4)
+                    where="post", **VIRTUAL_BEST_LINE)
             _limit_lines(ax, panel["time_limit"], vertical=True)
             ax.set_xscale("log")
             _plain_log_axis(ax.xaxis, [lowest / 2, right * 1.3])
