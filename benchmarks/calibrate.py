@@ -126,6 +126,9 @@ def main() -> None:
     if len(args.configfile) != len(args.results):
         parser.error("give one --configfile per results folder")
     folders = list(zip(args.results, args.configfile))
+    for results in [*args.results, *args.witness]:
+        if not (Path(results) / "tables/runs.parquet").is_file():
+            parser.exit(2, f"{results}: no tables/runs.parquet (has its experiment finished?)\n")
     tables = [pd.read_parquet(Path(results) / "tables/runs.parquet") for results in args.results]
     runs = pd.concat(tables, ignore_index=True)
     runs = runs[~runs["instance"].isin(args.skip)]
