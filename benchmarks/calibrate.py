@@ -53,14 +53,14 @@ HEADER = """\
 """
 
 
-def runs_date(results: str) -> str:
-    """The day of the results folder's latest run (ISO date)."""
-    started = pd.read_parquet(Path(results) / "tables/runs.parquet", columns=["started_at"])["started_at"]
-    return max(str(moment) for moment in started.dropna())[:10]
+def latest_day(runs: pd.DataFrame) -> str:
+    """The day (ISO date) of the latest run of a runs table."""
+    return max(str(moment) for moment in runs["started_at"].dropna())[:10]
 
 
-def calibration_block(folders: list[tuple[str, str]], skipped: list[str] = ()) -> dict:
-    """The calibration's facts from the results folders' environment records (and their configurations)."""
+def calibration_block(folders: list[tuple[str, str]], days: dict[str, str], skipped: list[str] = ()) -> dict:
+    """The calibration's facts from the results folders' environment records (and their configurations);
+    `days`: each folder's latest run day."""
     environments = [json.loads((Path(results) / "environment.json").read_text()) for results, _ in folders]
     first = environments[0]
     used = {name for env in environments for name in env["config"]["solvers"]}
@@ -73,7 +73,7 @@ def calibration_block(folders: list[tuple[str, str]], skipped: list[str] = ()) -
             "solvers": dict(sorted(versions.items())),
             "threads": int(first["config"]["threads"]),
             "time_limit": float(max(env["config"]["time_limit"] for env in environments)),
-            "measure": "build_and_solve", "date": max(runs_date(results) for results, _ in folders), "framework_version": __version__}
+            "measure": "build_and_solve", "date": max(days[results] for results, _ in folders), "framework_version": __version__}
 
 
 def adopt(name: str, folders: list[str]) -> str:
@@ -130,13 +130,13 @@ def main() -> None:
         if not (Path(results) / "tables/runs.parquet").is_file():
             parser.exit(2, f"{results}: no tables/runs.parquet (has its experiment finished?)\n")
     tables = [pd.read_parquet(Path(results) / "tables/runs.parquet") for results in args.results]
-    runs = pd.concat(tables, ignore_index=True)
-    runs = runs[~runs["instance"].isin(args.skip)]
+    days = {results: latest_day(table) for results, table in zip(args.results, tables)}
     tables = [table[~table["instance"].isin(args.skip)] for table in tables]
+    runs = pd.concat(tables, ignore_index=True)
     # each instance's calibration: the facts of the folders that ran it (their solvers, their limit)
     where = {name: [f for f, table in zip(folders, tables) if (table["instance"] == name).any()]
              for name in runs["instance"].unique()}
-    blocks = {tuple(pairs): calibration_block(pairs, args.skip) for pairs in map(tuple, where.values())}
+    blocks = {tuple(pairs): calibration_block(pairs, days, args.skip) for pairs in map(tuple, where.values())}
     calibrations = {name: blocks[tuple(pairs)] for name, pairs in where.items()}
     shipped = instances.shipped_instances()
     entries = []

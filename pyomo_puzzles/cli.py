@@ -331,17 +331,16 @@ def _check_option_types(generator, options: dict) -> None:
     ``-O cubes=abc`` is one line naming the option, not an error inside the generator."""
     import inspect  # only for generate
 
+    parameters = inspect.signature(generator).parameters
     for key, value in options.items():
-        parameter = inspect.signature(generator).parameters[key]
-        default, annotation = parameter.default, str(parameter.annotation)
+        default, annotation = parameters[key].default, str(parameters[key].annotation)
         expected = type(default) if default not in (None, inspect.Parameter.empty) else next(
             (t for t in (bool, int, float, str) if annotation.startswith(t.__name__)), None)
-        wrong = expected is not None and not isinstance(value, expected)
-        if expected in (int, float) and isinstance(value, bool):
-            wrong = True
-        if expected is float and isinstance(value, int) and not isinstance(value, bool):
-            wrong = False
-        if wrong:
+        if expected in (int, float):  # a bool is no number here; a whole number is a float's value too
+            fits = isinstance(value, int if expected is int else (int, float)) and not isinstance(value, bool)
+        else:
+            fits = expected is None or isinstance(value, expected)
+        if not fits:
             raise UserError(f"option --{key}: expected {'a whole number' if expected is int else expected.__name__}, "
                             f"not {value!r}")
 
@@ -362,8 +361,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     foreign = registry.foreign_generator_options(args.name, options)
     if foreign:
         raise UserError(f"option --{foreign[0]} does not apply to the {args.name} generator")
-    _check_option_types(registry.generator(args.name), options)
-    data = registry.generator(args.name)(seed=args.seed, solver=args.solver, **options)
+    generator = registry.generator(args.name)
+    _check_option_types(generator, options)
+    data = generator(seed=args.seed, solver=args.solver, **options)
     text = _files().data_file_yaml(data)
     if args.output:
         _files().write_text_atomic(args.output, text)
