@@ -183,6 +183,19 @@ def test_generated_unsolvable_instance_is_infeasible_on_the_paper_model():
     assert record.status == "infeasible"
 
 
+def test_an_unsolvable_tower_whose_proof_needs_longer_than_proof_limit_is_refused_naming_the_option():
+    """32 cubes: HiGHS proves a draw unsolvable in about a second, never in 10 ms."""
+    from pyomo_puzzles.contract import UserError
+
+    with pytest.raises(UserError, match="within 0.01 s: raise option proof_limit"):
+        generate.instant_insanity(seed=1, cubes=32, unsolvable=True, proof_limit=0.01)
+    with pytest.raises(UserError, match="option proof_limit must be positive"):
+        generate.instant_insanity(seed=1, cubes=32, unsolvable=True, proof_limit=0)
+    data = generate.instant_insanity(seed=5, cubes=5, unsolvable=True, proof_limit=30)
+    assert data["source"].endswith("--unsolvable --option proof_limit=30")
+    assert data["cubes"] == generate.instant_insanity(seed=5, cubes=5, unsolvable=True)["cubes"]
+
+
 @pytest.mark.parametrize("text, field", [
     ("colours: [red, green, white, blue]\ncubes: [[red, red, green, white, blue, white]]\n"
      "question: all_different\n", "colours"),

@@ -115,6 +115,9 @@ def test_every_band_agrees_with_its_calibrated_times():
         else:
             assert best is None or best >= 600
         assert item["calibration"]["threads"] == 1 and item["calibration"]["solvers"]
+        floor = {"easy": 0, "medium": 1, "hard": 60, "beyond": 600}[item["band"]]
+        for method, limit in item["calibration"].get("limits", {}).items():  # stopped early: not below the band
+            assert item["times"][method] is not None or limit >= floor, (item["name"], method, limit)
 
 
 def test_the_listing_counts_each_family_s_bands():
@@ -321,3 +324,24 @@ def test_a_staged_calibration_names_the_methods_run_with_the_quickest_time_as_th
     jsonschema.validate({"instances": [entry]}, SCHEMA)
     alone = calibrate(runs[runs["solver"] == "a"], facts)[0].entry
     assert "limits" not in alone["calibration"]
+
+
+def test_a_method_cut_short_below_the_band_edge_leaves_the_instance_uncalibrated():
+    """A solves p/h in 120 s (hard: from 60 s); B, stopped at 30 s unsolved, might have taken 45 s
+    (medium), so p/h gets no entry; stopped at 60 s it cannot have been under 60 s: hard."""
+    import pandas as pd
+
+    from pyomo_puzzles.report.calibration import calibrate
+
+    facts = {"p/h": {"command": "c", "machine": "m", "solvers": {"a": "1", "b": "2"}, "threads": 1,
+                     "time_limit": 600.0, "date": "2026-11-26"}}
+
+    def calibrated(b_limit: float):
+        runs = pd.DataFrame([{**_run("p/h", "a", build=0.5, call=119.5), "time_limit": 600.0},
+                             {**_run("p/h", "b", status="time_limit", call=b_limit), "time_limit": b_limit}])
+        return calibrate(runs, facts)[0]
+
+    short = calibrated(30.0)
+    assert short.entry is None and "b/f" in short.skipped and "60 s" in short.skipped
+    edge = calibrated(60.0).entry
+    assert edge["band"] == "hard" and edge["calibration"]["limits"] == {"b/f": 60.0}

@@ -38,6 +38,8 @@ BANDS = ("easy", "medium", "hard", "beyond")
 """The difficulty bands, easiest first."""
 BAND_LIMITS = {"easy": 1.0, "medium": 60.0, "hard": 600.0}
 """The virtual best's time (seconds) below which an instance is in the band."""
+BAND_FLOOR = {"easy": 0.0, "medium": BAND_LIMITS["easy"], "hard": BAND_LIMITS["medium"], "beyond": BAND_LIMITS["hard"]}
+"""The virtual best's time (seconds) from which an instance is in the band."""
 
 _METHOD = {"type": "string", "pattern": "^[a-z0-9_:.-]+/[a-z0-9_]+$"}
 _CALIBRATION = {

@@ -10,8 +10,10 @@ open-source MIP solvers and the family's formulations, threads 1. For each insta
   does not count as solved);
 * the band of the virtual best (`core.library.band_of`); an instance none solved within a
   limit below the hard band's top is left out, as not yet calibrated; a method run with a
-  lower limit than the calibration's (the quickest method's time, given to the slower ones in
-  a second stage) is named in the entry's ``calibration.limits``;
+  lower limit than the calibration's (in a second stage, the quickest method's time, or the
+  band's lower edge) is named in the entry's ``calibration.limits``, and an instance on which
+  such a method did not solve within a limit below the band's lower edge is left out (it might
+  have been quicker than the band allows);
 * the answer: ``optimal`` with the objective every checked optimal run agrees on, or
   ``infeasible`` where runs proved it and none found a checked solution; an instance whose
   runs disagree is left out, with the reason;
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from pyomo_puzzles.core.library import BAND_LIMITS, band_of
+from pyomo_puzzles.core.library import BAND_FLOOR, BAND_LIMITS, band_of
 from pyomo_puzzles.report import tables
 from pyomo_puzzles.report.measure import Statistics, measured_time
 
@@ -61,6 +63,12 @@ def _lower_limits(group: pd.DataFrame, limit: float) -> dict[str, float]:
         if own < limit:
             lower[f"{solver}/{formulation}"] = own
     return lower
+
+
+def _cut_short(methods: dict[str, float | None], lower: dict[str, float], band: str) -> str | None:
+    """The first method that did not solve within a limit too short to place the instance in `band`."""
+    return next((method for method, own in sorted(lower.items())
+                 if methods.get(method) is None and own < BAND_FLOOR[band]), None)
 
 
 def _answer(group: pd.DataFrame, solved: pd.Series) -> tuple[dict | None, list[str], str | None]:
@@ -154,6 +162,12 @@ def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Sta
             found.append(Calibrated(instance, None, why))
             continue
         lower = _lower_limits(group, limit)
+        short = _cut_short(methods, lower, band)
+        if short:
+            found.append(Calibrated(instance, None, f"{short} ran with a limit of {lower[short]:g} s and did not "
+                                                    f"solve it, below the {band} band's lower edge of "
+                                                    f"{BAND_FLOOR[band]:g} s: run it again with at least that"))
+            continue
         entry = {"name": instance, "band": band, "times": methods,
                  "calibration": copy.deepcopy(dict(calibration, measure=statistics.time,
                                                    **({"limits": lower} if lower else {}))),

@@ -19,7 +19,7 @@ from pyomo_puzzles.contract import UserError
 
 from pyomo_puzzles_sudoku.grid import symbol
 
-BOXES = (2, 3, 4, 5)
+BOXES = (2, 3, 4, 5, 6)
 
 
 def complete_grid(box: int, rng: random.Random) -> list[list[int]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from pyomo_puzzles.contract import DataError
 
 Cell = tuple[int, int]
-SYMBOLS = "123456789ABCDEFGHIJKLMNOP"  # digits 1-9, then A = 10 ... P = 25 (grids up to 25x25)
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZa"  # digits 1-9, then A = 10 ... Z = 35, a = 36 (up to 36x36)
 EMPTY = ".0"
 
 

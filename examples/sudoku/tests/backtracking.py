@@ -3,7 +3,7 @@ cell with the fewest candidates, in plain Python (no solver, no code of the plug
 
 from __future__ import annotations
 
-SYMBOLS = "123456789ABCDEFGHIJKLMNOP"  # the data files' digits: 1-9, then A = 10 ... P = 25
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZa"  # the data files' digits: 1-9, then A = 10 ... Z = 35, a = 36
 
 
 def solutions(grid: list[str], box: int = 3, up_to: int = 2) -> list[str]:

@@ -17,7 +17,7 @@ from backtracking import solutions
 INSTANCES = sorted((Path(__file__).parents[1] / "pyomo_puzzles_sudoku" / "instances").glob("*.yaml"))
 WIKIPEDIA_SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 
-# The kit on the hand-made grids; the benchmark library's 25x25 grids (instances/library/) take
+# The kit on the hand-made grids; the benchmark library's 25x25 and 36x36 grids (instances/library/) take
 # seconds to minutes each and are the library's business (`pyomo-puzzles library`).
 test_conformance = conformance_tests("sudoku", instances=[f"sudoku/{path.stem}" for path in INSTANCES],
                                      solvers=["highs", "cbc", "glpk", "scip", "cpsat"])
@@ -83,7 +83,7 @@ def _valid_grid(rows: list[str], box: int) -> bool:
                for unit in units)
 
 
-@pytest.mark.parametrize("box", [2, 3, 4, 5])
+@pytest.mark.parametrize("box", [2, 3, 4, 5, 6])
 def test_generated_complete_grids_are_valid_and_fixed_by_the_seed(box):
     import random
 
@@ -124,13 +124,16 @@ def test_letters_are_the_digits_above_nine_and_checked_against_the_box():
     wrong["grid"][0] = "ABCDEFGH1"
     with pytest.raises(DataError, match=r"field 'grid\[0\]': digit A is not one of 123456789"):
         pp.from_data(wrong, "wrong.yaml")
+    whole36 = sudoku(seed=1, box=6, givens=1296)  # 36x36: A-Z are 10-35 and a is 36
+    assert {ch for row in whole36["grid"] for ch in row} == set("123456789ABCDEFGHIJKLMNOPQRSTUVWXYZa")
+    assert sorted(set(pp.from_data(whole36, "full36.yaml").spec.givens.values())) == list(range(1, 37))
 
 
 def test_the_generator_refuses_a_box_or_givens_it_cannot_make():
     from pyomo_puzzles.contract import UserError
     from pyomo_puzzles_sudoku.generate import sudoku
 
-    with pytest.raises(UserError, match="option box must be one of 2, 3, 4, 5, not 6"):
-        sudoku(box=6)
+    with pytest.raises(UserError, match="option box must be one of 2, 3, 4, 5, 6, not 7"):
+        sudoku(box=7)
     with pytest.raises(UserError, match="option givens must be between 0 and 81 for box 3, not 82"):
         sudoku(box=3, givens=82)
