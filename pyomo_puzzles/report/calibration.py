@@ -150,6 +150,13 @@ def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Sta
             found.append(Calibrated(instance, None, f"no method solved it within {limit:g} s: calibrate it with a "
                                                     f"limit of {BAND_LIMITS['hard']:g} s"))
             continue
+        lower = _lower_limits(group, limit)
+        short = _cut_short(methods, lower, band)
+        if short:
+            found.append(Calibrated(instance, None, f"{short} ran with a limit of {lower[short]:g} s and did not "
+                                                    f"solve it, below the {band} band's lower edge of "
+                                                    f"{BAND_FLOOR[band]:g} s: run it again with at least that"))
+            continue
         both = pd.concat([group, witnessed], ignore_index=True)
         answer, sources, why = _answer(both, pd.Series(
             [*solved[group.index], *tables.solved(witnessed)], index=both.index, dtype=bool))
@@ -160,13 +167,6 @@ def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Sta
             known = _known_source(group, answer)
         if answer is None:
             found.append(Calibrated(instance, None, why))
-            continue
-        lower = _lower_limits(group, limit)
-        short = _cut_short(methods, lower, band)
-        if short:
-            found.append(Calibrated(instance, None, f"{short} ran with a limit of {lower[short]:g} s and did not "
-                                                    f"solve it, below the {band} band's lower edge of "
-                                                    f"{BAND_FLOOR[band]:g} s: run it again with at least that"))
             continue
         entry = {"name": instance, "band": band, "times": methods,
                  "calibration": copy.deepcopy(dict(calibration, measure=statistics.time,

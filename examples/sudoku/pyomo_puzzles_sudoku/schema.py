@@ -1,6 +1,8 @@
 """The data file of a Sudoku instance, as a JSON Schema (a misspelt field is an error)."""
 
-ROW = {"type": "string", "pattern": "^[0-9A-Za.]+$",
+from pyomo_puzzles_sudoku.grid import EMPTY, SYMBOLS
+
+ROW = {"type": "string", "pattern": f"^[{EMPTY}{SYMBOLS}]+$",
        "description": "one row: digits 1-9, then A-Z for 10-35 and a for 36 on larger grids; '.' or '0' for an empty cell"}
 
 SCHEMA = {

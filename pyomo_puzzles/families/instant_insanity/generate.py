@@ -21,6 +21,8 @@ from pyomo_puzzles.families.instant_insanity.spec import MAX_CUBES
 COLOUR_NAMES = ("red", "green", "white", "blue", "yellow", "orange", "purple", "black", "brown",
                 "pink", "grey", "cyan")
 MAX_DRAWS = 200
+PROOF_LIMIT = 60.0
+"""Seconds a solver gets to prove a draw unsolvable (option proof_limit)."""
 
 
 def colour_names(n: int) -> list[str]:
@@ -50,7 +52,7 @@ def balanced(n: int, rng: random.Random) -> list[list[str]]:
 
 
 def instant_insanity(seed: int = 1, cubes: int = 4, unsolvable: bool = False,
-                     solver: str = "highs", proof_limit: float = 60, **_: object) -> dict:
+                     solver: str = "highs", proof_limit: float = PROOF_LIMIT, **_: object) -> dict:
     """An instance of `cubes` cubes (all-different question, cube order fixed)."""
     if cubes < 2:
         raise UserError("--cubes must be at least 2")
@@ -63,7 +65,7 @@ def instant_insanity(seed: int = 1, cubes: int = 4, unsolvable: bool = False,
     data = {"puzzle": "instant_insanity",
             "title": f"random {cubes}-cube instance ({'unsolvable' if unsolvable else 'solvable'})",
             "source": f"generated: {command}{' --unsolvable' if unsolvable else ''}"
-                      f"{f' --option proof_limit={proof_limit:g}' if proof_limit != 60 else ''}",
+                      f"{f' --option proof_limit={proof_limit:g}' if proof_limit != PROOF_LIMIT else ''}",
             "colours": colour_names(cubes), "question": "all_different", "order": "fixed"}
     if not unsolvable:
         return {**data, "cubes": planted(cubes, rng), "known": {"solvable": True}}
