@@ -22,6 +22,10 @@ limit (a slower method cannot change the virtual best); the entry names those me
 (``calibration.limits``). Or a race: every solver with a limit below 600 s, enough wherever one of them
 solves the instance within it. An entry's date is the day of its calibration's latest run.
 
+An instance outside the easy band gets an entry only where every open-source MIP solver
+(``--solvers``, by default HiGHS, SCIP, CBC and GLPK) ran on every formulation that ran on it:
+a folder of one stage alone, or of one solver, places nothing above easy.
+
 ``--witness RESULTS``: runs of methods outside the calibration (dancing links, CP-SAT) on the
 same instances give their answers further sources (two independent methods where the MIP
 solvers found it once), never times or bands.
@@ -42,6 +46,9 @@ from pyomo_puzzles.core import instances, library, registry
 from pyomo_puzzles.core.files import data_file_yaml
 from pyomo_puzzles.report.calibration import calibrate
 from pyomo_puzzles.version import __version__
+
+OPEN_SOURCE_MIP_SOLVERS = ("highs", "scip", "cbc", "glpk")
+"""The solvers whose virtual best places an instance in a band (README, "Benchmark library")."""
 
 HEADER = """\
 # The {family} family's instances in the pyomo-puzzles benchmark library (issue 29).
@@ -120,6 +127,9 @@ def main() -> None:
                              "their answers are sources, never times or bands")
     parser.add_argument("--skip", action="append", default=[], metavar="INSTANCE",
                         help="an instance of the folders to leave out (a candidate whose second stage has not run)")
+    parser.add_argument("--solvers", default=",".join(OPEN_SOURCE_MIP_SOLVERS),
+                        help="comma-separated: the solvers that must have run on every formulation of an instance "
+                             "placed above the easy band (default: %(default)s)")
     parser.add_argument("--write", action="store_true", help="write the entries into the families' catalogues")
     parser.add_argument("--adopt", action="store_true", help="copy generated instances into the library")
     args = parser.parse_args()
@@ -143,7 +153,8 @@ def main() -> None:
     print(f"{'instance':42s} {'band':7s} {'best':>9s}  {'method':26s} answer / why not")
     witnesses = pd.concat([pd.read_parquet(Path(results) / "tables/runs.parquet") for results in args.witness],
                           ignore_index=True) if args.witness else None
-    for found in calibrate(runs, calibrations, witnesses=witnesses):
+    solvers = [name for name in args.solvers.split(",") if name]
+    for found in calibrate(runs, calibrations, witnesses=witnesses, solvers=solvers):
         if found.entry is None:
             print(f"{found.instance:42s} {'-':7s} {'':>9s}  {'':26s} not calibrated: {found.skipped}")
             continue

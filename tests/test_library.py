@@ -37,6 +37,8 @@ PACKING_TILINGS_UP_TO_SYMMETRY = {"pentominoes/6x10": 2339, "pentominoes/5x12": 
                                   "pentominoes/3x20": 2, "soma_cube": 240, "l_tromino_cube": 111,
                                   "iq_twist/empty": 1498, "iq_twist/empty_no_flips": 440}
 
+OPEN_SOURCE_MIP_SOLVERS = ("highs", "scip", "cbc", "glpk")
+"""The solvers whose virtual best makes a band (README, "Benchmark library")."""
 
 SETS_OF_ONE_SET_TILINGS = {
     "library/polyominoes_copies2_height12_order5_width10_seed1": "two 10x6 tilings, one above the other",
@@ -115,6 +117,9 @@ def test_every_band_agrees_with_its_calibrated_times():
         else:
             assert best is None or best >= 600
         assert item["calibration"]["threads"] == 1 and item["calibration"]["solvers"]
+        if item["band"] != "easy":  # a method left out might have been quicker: only easy cannot be lowered
+            formulations = {method.split("/")[1] for method in item["times"]}
+            assert {f"{s}/{f}" for s in OPEN_SOURCE_MIP_SOLVERS for f in formulations} <= set(item["times"]), item["name"]
         floor = {"easy": 0, "medium": 1, "hard": 60, "beyond": 600}[item["band"]]
         for method, limit in item["calibration"].get("limits", {}).items():  # stopped early: not below the band
             assert item["times"][method] is not None or limit >= floor, (item["name"], method, limit)
@@ -345,3 +350,21 @@ def test_a_method_cut_short_below_the_band_edge_leaves_the_instance_uncalibrated
     assert short.entry is None and "b/f" in short.skipped and "60 s" in short.skipped
     edge = calibrated(60.0).entry
     assert edge["band"] == "hard" and edge["calibration"]["limits"] == {"b/f": 60.0}
+
+
+def test_a_band_above_easy_needs_every_calibration_solver_on_every_formulation_run():
+    """p/m: A solves it in 2 s (build + call), B did not run: B might have taken 0.5 s, so no
+    entry, naming B/f; with B's run (5 s) it is medium by A. p/e: A alone in 0.5 s is easy, which
+    no method left out could lower."""
+    import pandas as pd
+
+    from pyomo_puzzles.report.calibration import calibrate
+
+    facts = {"p/m": {"time_limit": 60}, "p/e": {"time_limit": 60}}
+    alone = pd.DataFrame([_run("p/m", "A", build=0.5, call=1.5), _run("p/e", "A", build=0.1, call=0.4)])
+    found = {c.instance: c for c in calibrate(alone, facts, solvers=["A", "B"])}
+    assert found["p/m"].entry is None and "B/f" in found["p/m"].skipped and "A/f" not in found["p/m"].skipped
+    assert found["p/e"].entry["band"] == "easy" and found["p/e"].entry["times"] == {"A/f": 0.5}
+    both = pd.concat([alone, pd.DataFrame([_run("p/m", "B", build=1.0, call=4.0)])], ignore_index=True)
+    entry = {c.instance: c for c in calibrate(both, facts, solvers=["A", "B"])}["p/m"].entry
+    assert entry["band"] == "medium" and entry["times"] == {"A/f": 2.0, "B/f": 5.0}

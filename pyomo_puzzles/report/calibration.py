@@ -14,6 +14,9 @@ open-source MIP solvers and the family's formulations, threads 1. For each insta
   band's lower edge) is named in the entry's ``calibration.limits``, and an instance on which
   such a method did not solve within a limit below the band's lower edge is left out (it might
   have been quicker than the band allows);
+* the methods: where `calibrate` is given the calibration's solvers, an instance outside the
+  easy band is left out unless every one of them ran on every formulation that ran on it (one
+  that did not run might have been quicker, and only the easiest band cannot be lowered);
 * the answer: ``optimal`` with the objective every checked optimal run agrees on, or
   ``infeasible`` where runs proved it and none found a checked solution; an instance whose
   runs disagree is left out, with the reason;
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import pandas as pd
@@ -69,6 +73,13 @@ def _cut_short(methods: dict[str, float | None], lower: dict[str, float], band: 
     """The first method that did not solve within a limit too short to place the instance in `band`."""
     return next((method for method, own in sorted(lower.items())
                  if methods.get(method) is None and own < BAND_FLOOR[band]), None)
+
+
+def _missing(group: pd.DataFrame, solvers: Collection[str]) -> list[str]:
+    """The methods (``solver/formulation``) of `solvers` x the formulations run on the instance that have no run."""
+    ran = set(zip(group["solver"], group["formulation"]))
+    return [f"{solver}/{formulation}" for formulation in sorted(set(group["formulation"]))
+            for solver in sorted(solvers) if (solver, formulation) not in ran]
 
 
 def _answer(group: pd.DataFrame, solved: pd.Series) -> tuple[dict | None, list[str], str | None]:
@@ -128,9 +139,10 @@ def _known_answer(group: pd.DataFrame) -> tuple[dict | None, list[str], str | No
 
 
 def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Statistics = MEASURE,
-              witnesses: pd.DataFrame | None = None) -> list[Calibrated]:
+              witnesses: pd.DataFrame | None = None, solvers: Collection[str] = ()) -> list[Calibrated]:
     """One `Calibrated` per instance of the runs table (licence-refused runs left out);
     `calibrations` gives each instance's calibration facts (command, machine, solvers, limit, ...).
+    `solvers`: the solvers a band above ``easy`` needs on every formulation run on the instance.
     `witnesses`: runs of other methods (dancing links, CP-SAT, ...) on the same instances, which
     add sources to an answer (and must agree with it) but take no part in its times or band."""
     runs = runs[tables._column(runs, "status") != "licence_limit"]
@@ -149,6 +161,11 @@ def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Sta
         if band == "unknown":
             found.append(Calibrated(instance, None, f"no method solved it within {limit:g} s: calibrate it with a "
                                                     f"limit of {BAND_LIMITS['hard']:g} s"))
+            continue
+        missing = _missing(group, solvers) if band != "easy" else []
+        if missing:
+            found.append(Calibrated(instance, None, f"{', '.join(missing)} did not run on it: one might have been "
+                                                    f"quicker than the {band} band's best; run every method"))
             continue
         lower = _lower_limits(group, limit)
         short = _cut_short(methods, lower, band)
