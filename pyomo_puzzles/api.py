@@ -92,11 +92,30 @@ def _settings(settings: RunSettings | None, options: dict[str, Any]) -> RunSetti
     return (settings or RunSettings()).replace(**options)
 
 
+def _reference_start_up(name: str) -> float | None:
+    """Seconds of the warm-up of the reference method `name` (None: it has none)."""
+    reference = next((fam.reference_solvers[name] for fam in registry.families().values()
+                      if name in fam.reference_solvers), None)
+    if reference is None or reference.warm_up is None:
+        return None
+    started = time.perf_counter()
+    reference.warm_up()
+    return time.perf_counter() - started
+
+
 def count(instance: str | Path | Instance, formulation: str | None = None, solver: str | None = None, *,
           up_to_symmetry: bool = False, time_limit: float | None = None, threads: int | None = 1,
           limit: int | None = None, keep_solutions: bool = False, split: int | None = None,
-          seed: int | None = None, on_found: Callable[[int, int], None] | None = None) -> CountResult:
+          seed: int | None = None, on_found: Callable[[int, int], None] | None = None,
+          method: str | None = None, symmetry: bool = True) -> CountResult:
     """Enumerate and count the solutions (or, `up_to_symmetry`, the orbits) of an instance.
+
+    `method`: ``nogood`` (no-good cuts: every solver) or ``native`` (the solver's own
+    enumeration: see `pyomo-puzzles list`; a reference method such as ``dlx`` only has its
+    own); None: ``native`` for a reference method, else ``nogood``. The result names the
+    method, the route it took and a digest of the set of solutions found. Counting all
+    solutions goes through the instance's orbits where it can (`symmetry=False`: every
+    solution enumerated itself).
 
     The result's ``complete`` says whether the count is exhaustive; every solution found was
     checked. `keep_solutions` keeps one solution per orbit in ``representatives``. The time
@@ -104,7 +123,7 @@ def count(instance: str | Path | Instance, formulation: str | None = None, solve
     thread) and the count is incomplete, saying so. The solver's one-off start-up is paid
     before the count's clock starts and recorded in ``startup_time``."""
     name = solver or solvers.default_name()
-    startup = solvers.start_up(name) if solvers.is_known(name) else None  # a reference solver has none
+    startup = solvers.start_up(name) if solvers.is_known(name) else _reference_start_up(name)
     started = time.perf_counter()
     try:
         with counting.deadline(time_limit):
@@ -117,7 +136,7 @@ def count(instance: str | Path | Instance, formulation: str | None = None, solve
     result = counting.count_solutions(loaded, formulation, solver, up_to_symmetry=up_to_symmetry,
                                       time_limit=time_limit, threads=threads, limit=limit,
                                       keep_solutions=keep_solutions, split=split, seed=seed, on_found=on_found,
-                                      started=started)
+                                      started=started, method=method, symmetry=symmetry)
     result.startup_time = startup
     return result
 

@@ -49,11 +49,15 @@ def cmd_list(args: argparse.Namespace) -> int:
         kind = "" if info.kind == "mip" else f" [{info.kind}: not a MIP solver]"
         print(f"  {name:7s} {'available' if info.available else 'MISSING  '}  {info.detail}{kind}")
         print(f"          {_settings_line(info.options)}")
+        native = solvers.adapter(name).enumeration
+        print(f"          counting: nogood (no-good cuts){f'; native ({native})' if native else ''}")
     for fam in registry.families().values():
         for ref in fam.reference_solvers.values():
             ok, detail = ref.available()
             print(f"  {ref.name:7s} {'available' if ok else 'MISSING  '}  {detail} "
                   f"(reference for {fam.name}: {ref.summary})")
+            if ref.enumerate is not None:
+                print(f"          counting: native (its own search, every solution of {fam.name})")
     print("  pyomo:NAME  any other solver Pyomo knows, through a generic adapter that passes no option "
           "(e.g. pyomo:xpress_direct)")
     for name, problem in solvers.broken_plugins().items():
@@ -169,6 +173,13 @@ def _many(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
+def _effort(result) -> str:
+    if result.method == "native":
+        return f"{result.points} points enumerated"
+    cuts = f", {result.cuts} cuts" if result.up_to_symmetry else ""
+    return f"{result.solves} solves{cuts}"
+
+
 def cmd_count(args: argparse.Namespace) -> int:
     from tqdm import tqdm  # tqdm, ~40 ms with importlib.metadata: only count draws a progress bar
 
@@ -179,7 +190,8 @@ def cmd_count(args: argparse.Namespace) -> int:
         result = api.count(  # loads the instance under the time limit
             args.instance, args.formulation, args.solver, up_to_symmetry=args.up_to_symmetry,
             time_limit=args.time_limit, threads=args.threads, limit=args.limit,
-            keep_solutions=bool(args.output), split=args.split, seed=args.seed,
+            keep_solutions=bool(args.output), split=args.split, seed=args.seed, method=args.method,
+            symmetry=not args.plain,
             on_found=lambda classes, total: (bar.update(1), bar.set_postfix(total=total)),
         )
     state = "complete" if result.complete else f"INCOMPLETE ({result.message or 'limit reached'})"
@@ -189,11 +201,12 @@ def cmd_count(args: argparse.Namespace) -> int:
     if args.up_to_symmetry:
         group = f" (group of order {result.group_order})" if result.group_order else ""
         print(f"{result.instance}: {_many(result.classes or 0, 'solution')} up to symmetry{group}, "
-              f"{result.solutions} in all{variants}; {state}; "
-              f"{result.solves} solves, {result.cuts} cuts, {result.elapsed:.2f} s")
+              f"{result.solutions} in all{variants}; {state}; {_effort(result)}, {result.elapsed:.2f} s")
     else:
         print(f"{result.instance}: {_many(result.solutions, 'solution')}{variants}; {state}; "
-              f"{result.solves} solves, {result.elapsed:.2f} s")
+              f"{_effort(result)}, {result.elapsed:.2f} s")
+    if not result.message.startswith("error"):  # a failure stays one line
+        print(f"  by {result.solver}: {result.route}; set digest {result.digest}")
     if args.output:
         _files().write_json_atomic(args.output, result.to_dict())
     return EXIT_OK if result.complete else EXIT_FAILED
@@ -502,6 +515,13 @@ def parser() -> argparse.ArgumentParser:
     _solver_options(count, None)
     count.add_argument("--up-to-symmetry", action="store_true",
                        help="one solution per orbit of the instance's symmetry group")
+    count.add_argument("--method", "-m", choices=("nogood", "native"), default=None,
+                       help="nogood: no-good cuts, a solve per solution (every solver); native: the solver's own "
+                            "enumeration ('list' shows which solvers have one; dlx has only its own). "
+                            "Default: native for dlx, else nogood")
+    count.add_argument("--plain", action="store_true",
+                       help="count all by enumerating every solution itself (default: through the instance's "
+                            "orbits where its family states symmetries: each orbit found counts whole)")
     count.add_argument("--limit", type=_positive_int, help="stop after this many solutions (or classes)")
     count.add_argument("--split", type=_natural, default=None,
                        help="split the search on this many partitions (default: automatic; 0: none)")

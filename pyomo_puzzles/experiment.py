@@ -183,14 +183,16 @@ def _refuse_too_many_runs_per_cell(config: dict) -> None:
 
 @dataclass(frozen=True)
 class CountJob:
-    """Enumerate and count the solutions of one instance with one formulation and solver."""
+    """Enumerate and count the solutions of one instance with one formulation, solver and
+    counting method (`core.counting.METHODS`)."""
 
     instance: str
     formulation: str
     solver: str
+    method: str = "nogood"
 
     def record_path(self, results: str) -> str:
-        return count_record_path(results, self.instance, self.formulation, self.solver)
+        return count_record_path(results, self.instance, self.formulation, self.solver, self.method)
 
 
 def count_jobs(config: dict, report=print) -> list[CountJob]:
@@ -210,13 +212,21 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
         raise ConfigError("counts." + error.key, error.message) from None
     if files:
         raise ConfigError("counts.instances", "counting takes shipped instances (names or globs), not data files")
+    references = {s: ref for fam in registry.families().values() for s, ref in fam.reference_solvers.items()}
     for i, name in enumerate(section["solvers"]):
+        if name in references and references[name].enumerate is not None:
+            continue
         if not solvers.is_known(name) or ":" in name:
             raise ConfigError(f"counts.solvers[{i}]", f"{name!r} cannot count (counting takes a registered "
-                              "solver of the integer program, not a reference method or pyomo:NAME)")
+                              "solver of the integer program or a reference method that enumerates, e.g. dlx; "
+                              "not pyomo:NAME)")
     if generated:
         raise ConfigError("counts.instances", "counting takes shipped instances (names or globs)")
+    methods = section.get("methods", ["nogood"])
     chosen = available_solvers({"solvers": section["solvers"]}, report)
+    for solver in chosen:
+        if solver not in references and "native" in methods and solvers.adapter(solver).enumeration is None:
+            report(f"counts: solver '{solver}' has no enumeration of its own: it counts by no-good cuts only")
     jobs, plain = [], set()
     for name in names:
         fam = registry.family(name.split("/", 1)[0])
@@ -225,11 +235,27 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
             plain.add(fam.name)
             report(f"counts: family '{fam.name}' states no symmetries (no 'symmetry_images' hook): "
                    "its instances are counted without up_to_symmetry")
-        for formulation in section["formulations"]:
-            form = family_formulation(fam, formulation)
-            if form is None or form.solution_vars is None or form.applies_to(spec):
-                continue
-            jobs += [CountJob(name, formulation, solver) for solver in chosen]
+        for solver in chosen:
+            jobs += _count_jobs_of(name, fam, spec, solver, section["formulations"], methods)
+    return jobs
+
+
+def _count_jobs_of(name: str, fam, spec, solver: str, formulations: list[str], methods: list[str]) -> list[CountJob]:
+    """The counts of instance `name` by one solver: a reference method of its family (its own
+    enumeration, once), or a solver of the integer program on each formulation that can
+    enumerate, by each of `methods` the solver has."""
+    if solver in fam.reference_solvers:
+        reference = fam.reference_solvers[solver]
+        return [CountJob(name, reference.formulation or solver, solver, "native")] if reference.enumerate else []
+    if any(solver in f.reference_solvers for f in registry.families().values()):
+        return []  # another family's reference method
+    offered = [m for m in methods if m == "nogood" or solvers.adapter(solver).enumeration is not None]
+    jobs = []
+    for formulation in formulations:
+        form = family_formulation(fam, formulation)
+        if form is None or form.solution_vars is None or form.applies_to(spec):
+            continue
+        jobs += [CountJob(name, formulation, solver, method) for method in offered]
     return jobs
 
 

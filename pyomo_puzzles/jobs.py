@@ -180,13 +180,15 @@ def count_to_record(smk: Any) -> None:
         instance = instances.load(w.instance)
         up_to_symmetry = p.up_to_symmetry and instance.family.symmetry_images is not None  # count_jobs said so
         try:
-            result = api.count(instance, w.formulation, w.solver, up_to_symmetry=up_to_symmetry,
-                               time_limit=p.time_limit).to_dict()
+            reference = w.solver in instance.family.reference_solvers
+            result = api.count(instance, None if reference else w.formulation, w.solver,
+                               up_to_symmetry=up_to_symmetry, time_limit=p.time_limit, method=w.method).to_dict()
         except Exception as error:  # noqa: BLE001 - a record must be written for every count
-            result = {"instance": w.instance, "formulation": w.formulation, "solver": w.solver,
+            result = {"instance": w.instance, "formulation": w.formulation, "solver": w.solver, "method": w.method,
                       "complete": False, "message": str(error).splitlines()[0]}
-        print(f"{w.instance} [{w.formulation}] on {w.solver}: {result.get('solutions')} solutions, "
-              f"complete: {result.get('complete')} {result.get('message') or ''}".rstrip())
+        print(f"{w.instance} [{w.formulation}] on {w.solver} ({w.method}): {result.get('solutions')} solutions, "
+              f"complete: {result.get('complete')}, set digest {result.get('digest')} "
+              f"{result.get('message') or ''}".rstrip())
         if result.get("startup_time"):
             print(f"{w.solver}: one-off start-up {result['startup_time']:.2f} s, paid before the count's clock")
         _finish_count(smk, instance, result, up_to_symmetry)

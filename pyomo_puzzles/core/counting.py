@@ -15,12 +15,25 @@ is one in every solution, e.g. the placements covering a cell), the search space
 into disjoint parts by fixing the variable chosen in the smallest partitions, and each part
 is enumerated on its own. Each part is a much smaller problem (presolve removes the fixed
 columns and every cut that mentions them), so solves stay fast as cuts pile up.
+
+Native enumeration (``method="native"``): the solver's own (`Adapter.enumerate`: a solution
+pool, SCIP's counter, CP-SAT's search for all solutions) or a reference method's (a family's
+exact cover search, `ReferenceSolver.enumerate`) gives every solution of the model at once,
+cutting off none. Up to symmetry it cannot cut off images, so it enumerates the model the
+formulation restricted (or every solution) and reduces what it found to orbits afterwards.
+
+Either way every solution is checked by the family's checker, and the result carries a
+digest of the set found: each solution reduced to the least key text of its orbit (up to
+symmetry) or to its own key text, sorted, hashed. Two methods that agree on the number but
+not on the set give different digests.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import itertools
+import json
 import math
 import signal
 import threading
@@ -37,6 +50,10 @@ from pyomo_puzzles.core.models import build_model, choose_formulation
 from pyomo_puzzles.core.records import RunSettings
 from pyomo_puzzles.errors import UserError, failure_line
 
+METHODS = ("nogood", "native")
+"""Counting methods: no-good cuts and a solve per solution (every solver), or the solver's or
+reference method's own enumeration (where it has one)."""
+
 
 @dataclass
 class CountResult:
@@ -44,6 +61,10 @@ class CountResult:
     formulation: str
     solver: str
     up_to_symmetry: bool
+    method: str = "nogood"
+    """``nogood`` or ``native`` (`METHODS`)."""
+    route: str = ""
+    """How the count was made, in words (the method, the restriction, the reduction to orbits)."""
     seed: int | None = None
     complete: bool = False
     solutions: int = 0
@@ -58,6 +79,11 @@ class CountResult:
     group_order: int | None = None
     orbit_sizes: list[int] = field(default_factory=list)
     representatives: list[dict] = field(default_factory=list)
+    points: int | None = None
+    """Native enumeration: the points the solver gave (a point may repeat a solution: mark
+    variants of one covering, or an orbit met again in a restricted model)."""
+    digest: str | None = None
+    """SHA-256 (16 hex digits) of the set found: see the module docstring."""
     message: str = ""
 
     def to_dict(self) -> dict:
@@ -187,52 +213,158 @@ class _Fixing:
         self.changed = []
 
 
+def key_text(key) -> str:
+    """A solution key (`Family.solution_key`) as text that sorts and hashes alike in every process."""
+    return json.dumps(key, sort_keys=True, separators=(",", ":"), default=_plain)
+
+
+def _plain(value):
+    return sorted(value, key=key_text) if isinstance(value, (set, frozenset)) else str(value)
+
+
+def set_digest(keys) -> str:
+    """SHA-256 (16 hex digits) of a set of key texts, sorted."""
+    return hashlib.sha256("\n".join(sorted(keys)).encode()).hexdigest()[:16]
+
+
+class _Collector:
+    """The solutions of one count as they come: each checked by the family's checker, one met
+    before (an image of a counted orbit, a mark variant of a counted covering) dropped, each
+    orbit's least key text kept for the digest."""
+
+    def __init__(self, instance: Instance, result: CountResult, limit: int | None, keep_solutions: bool,
+                 on_found: Callable[[int, int], None] | None, orbits: bool) -> None:
+        self.instance, self.result, self.limit = instance, result, limit
+        self.keep_solutions, self.on_found = keep_solutions, on_found
+        self.family = instance.family
+        self.symmetry = self.family.symmetry() if orbits else None  # each solution counted with its orbit
+        self.seen: set[str] = set()  # every counted solution, images included
+        self.given: set[str] = set()  # the distinct solutions the method gave
+        self.representatives: list[str] = []
+
+    def found(self) -> int:
+        return self.result.classes if self.result.up_to_symmetry else self.result.solutions
+
+    def full(self) -> bool:
+        """The limit is reached (the message says so)."""
+        if self.limit is not None and self.found() >= self.limit:
+            self.result.message = "limit reached"
+            return True
+        return False
+
+    def add(self, solution: dict) -> dict | None:
+        """The distinct images (key text -> solution) of a new solution's orbit (the solution
+        alone, not up to symmetry); {} for one counted before; None if the checker refuses it
+        (the message says why)."""
+        result, spec = self.result, self.instance.spec
+        errors = check_solution(self.instance, solution)
+        if errors:
+            result.message = f"solution {self.found() + 1} failed the independent check: {errors[0]}"
+            return None
+        key = key_text(self.family.solution_key(solution))
+        self.given.add(key)
+        if key in self.seen:
+            return {}
+        if self.symmetry is None:
+            distinct = {key: solution}
+            self.representatives.append(key)
+        else:
+            images = self.symmetry(spec, solution)
+            distinct = {key_text(self.family.solution_key(image)): image for image in images}
+            if key not in distinct:
+                result.message = "the family's symmetry images of a solution leave out the solution itself"
+                return None
+            result.group_order = len(images)
+            if result.up_to_symmetry:
+                result.classes += 1
+            result.orbit_sizes.append(len(distinct))
+            self.representatives.append(min(distinct))
+        self.seen.update(distinct)
+        result.solutions += len(distinct)
+        result.solutions_with_variants += len(distinct) * self.family.variants(spec, solution)
+        if self.keep_solutions:
+            result.representatives.append(solution)
+        if self.on_found:
+            self.on_found(self.found(), result.solutions)
+        return distinct
+
+    def finish(self) -> None:
+        self.result.digest = set_digest(self.representatives if self.result.up_to_symmetry else self.seen)
+
+
 def count_solutions(instance: Instance, formulation: str | None = None, solver: str | None = None,
                     up_to_symmetry: bool = False, time_limit: float | None = None,
                     threads: int | None = 1, limit: int | None = None,
                     keep_solutions: bool = False, restrict: bool = True, split: int | None = None,
                     on_found: Callable[[int, int], None] | None = None,
-                    seed: int | None = None, started: float | None = None) -> CountResult:
+                    seed: int | None = None, started: float | None = None,
+                    method: str | None = None, symmetry: bool = True) -> CountResult:
     """Enumerate solutions (or orbits) until none is left, `limit` is reached or time runs out.
 
+    `method`: ``nogood`` (no-good cuts, a solve per solution or orbit: every solver) or
+    ``native`` (the solver's own enumeration, `Adapter.enumerate`, or a reference method's,
+    `ReferenceSolver.enumerate`); None: ``native`` for a reference method, else ``nogood``.
     `time_limit` bounds the whole enumeration; `on_found(found, solutions)` is called after
     each new solution or orbit (for progress bars). `restrict=False` skips the
     formulation's symmetry restriction (every image is then cut off explicitly). `split`
     is the number of partitions to split the search on (0: none; None: as many as keep
-    the number of parts at most `MAX_PARTS`). `seed` is the solver's random seed. The time
+    the number of parts at most `MAX_PARTS`; no-good cuts only). `seed` is the solver's random seed. The time
     limit counts from `started` (default: now; `api.count` passes the start of loading).
     A hook or model that raises, or a solution the checker refuses, ends the count
     incomplete, its ``message`` saying why in one line.
+
+    Counting all solutions of a family with symmetry images on a formulation that restricts
+    the model, the count goes through the orbits too (each orbit found counts with all its
+    images: far fewer solutions to find); `symmetry=False`, or a `limit`, enumerates every
+    solution itself.
     """
     solver = solver or solvers.default_name()
+    reference = instance.family.reference_solvers.get(solver)
+    method = method or ("native" if reference is not None else "nogood")
+    if method not in METHODS:
+        raise UserError(f"option --method: unknown counting method '{method}' (choose from {', '.join(METHODS)})")
+    if reference is not None:
+        return _count_by_reference(instance, reference, method, up_to_symmetry, time_limit, limit,
+                                   keep_solutions, on_found, seed, started)
     form = choose_formulation(instance, formulation)
-    if form.solution_vars is None:
+    if form.solution_vars is None:  # the formulation's declaration that its solutions are the puzzle's, one each
         able = [f.name for f in instance.family.formulations.values() if f.solution_vars is not None]
         hint = f"use {', '.join(able)}" if able else f"no formulation of family '{instance.family.name}' can"
         raise UserError(f"formulation '{form.name}' cannot enumerate solutions (it has no 'solution_vars' hook); {hint}")
+    if method == "native" and solvers.adapter(solver).enumeration is None:
+        offering = [name for name in solvers.names() if solvers.adapter(name).enumeration is not None]
+        raise UserError(f"solver '{solver}' has no enumeration of its own: count with --method nogood, or "
+                        f"--method native with {', '.join(offering) or 'a solver that has one'}")
     if up_to_symmetry:
         instance.family.symmetry()  # a family without symmetry images says so before any solve
     started = time.perf_counter() if started is None else started
-    result = CountResult(instance.name, form.name, solver, up_to_symmetry, seed=seed,
+    result = CountResult(instance.name, form.name, solver, up_to_symmetry, method=method, seed=seed,
                          classes=0 if up_to_symmetry else None)
+    orbits = up_to_symmetry or (symmetry and limit is None and restrict and form.prepare_enumeration is not None
+                                and instance.family.symmetry_images is not None)  # a limit counts solutions one by one
+    collector = _Collector(instance, result, limit, keep_solutions, on_found, orbits)
     try:
-        _count(instance, form, solver, result, started, up_to_symmetry, time_limit, threads, limit,
-               keep_solutions, restrict, split, on_found, seed)
+        if method == "nogood":
+            _count(instance, form, solver, result, collector, started, orbits, time_limit, threads,
+                   restrict, split, seed)
+        else:
+            _count_native(instance, form, solver, result, collector, started, time_limit, threads, restrict, seed)
     except UserError:
         raise
     except Exception as error:  # a formulation's or family's hook, or Pyomo building the model
         result.complete, result.message = False, f"error: {failure_line(error)}"
+    collector.finish()
     result.elapsed = time.perf_counter() - started
     return result
 
 
-def _count(instance: Instance, form, solver: str, result: CountResult, started: float, up_to_symmetry: bool,
-           time_limit: float | None, threads: int | None, limit: int | None, keep_solutions: bool,
-           restrict: bool, split: int | None, on_found, seed: int | None) -> None:
-    """The enumeration of `count_solutions`, filling `result`."""
+def _count(instance: Instance, form, solver: str, result: CountResult, collector: _Collector, started: float,
+           orbits: bool, time_limit: float | None, threads: int | None, restrict: bool,
+           split: int | None, seed: int | None) -> None:
+    """The enumeration by no-good cuts of `count_solutions`, filling `result`."""
     model = build_model(instance, form)
     if restrict and form.prepare_enumeration is not None:
-        form.prepare_enumeration(instance.spec, model, up_to_symmetry)
+        form.prepare_enumeration(instance.spec, model, orbits)
     model.no_good_cuts = pyo.ConstraintList()
     restricted = {id(v) for v in model.component_data_objects(pyo.Var) if v.fixed and v.value == 0}
     partitions = form.partitions(instance.spec, model) if split != 0 and form.partitions else []
@@ -248,23 +380,24 @@ def _count(instance: Instance, form, solver: str, result: CountResult, started: 
         if not fixing.apply(chosen):
             continue  # two chosen variables exclude each other: an empty part
         result.parts += 1
-        finished = _enumerate_part(instance, form, model, session, result, started, time_limit,
-                                   limit, keep_solutions, up_to_symmetry, restricted, on_found)
+        finished = _enumerate_part(instance, form, model, session, result, collector, started, time_limit,
+                                   restricted)
         fixing.undo()
         if not finished:
             break
     result.complete = finished
+    what = "one solve per solution"
+    if orbits:
+        what = "one solve per orbit, every image cut off" + ("" if result.up_to_symmetry else ", each counted whole")
+    result.route = (f"no-good cuts ({what}){', the formulation restricting the model' if restricted else ''}, "
+                    f"{result.parts} part{'s' if result.parts != 1 else ''}")
 
 
-def _enumerate_part(instance, form, model, session, result: CountResult, started: float,
-                    time_limit: float | None, limit: int | None, keep_solutions: bool,
-                    up_to_symmetry: bool, restricted: set[int], on_found) -> bool:
+def _enumerate_part(instance, form, model, session, result: CountResult, collector: _Collector, started: float,
+                    time_limit: float | None, restricted: set[int]) -> bool:
     """Enumerate one part; False if stopped early (limit, time, solver trouble)."""
-    family = instance.family
     while True:
-        found = result.classes if up_to_symmetry else result.solutions
-        if limit is not None and found >= limit:
-            result.message = "limit reached"
+        if collector.full():
             return False
         if time_limit is not None:
             left = time_limit - (time.perf_counter() - started)
@@ -279,27 +412,120 @@ def _enumerate_part(instance, form, model, session, result: CountResult, started
         if not outcome.has_solution:
             result.message = f"solver stopped: {outcome.status} {outcome.message}".strip()
             return False
-        solution = form.decode(instance.spec, model)
-        errors = check_solution(instance, solution)
-        if errors:
-            result.message = f"solution {found + 1} failed the independent check: {errors[0]}"
+        distinct = collector.add(form.decode(instance.spec, model))
+        if distinct is None:
             return False
-        images = family.symmetry()(instance.spec, solution) if up_to_symmetry else [solution]
-        distinct = {family.solution_key(s): s for s in images}
-        if up_to_symmetry:
-            result.group_order = len(images)
+        if not distinct:  # cut off before, yet found again: the cuts do not cut what they should
+            result.message = "a solution cut off before was found again: the formulation's solution_vars are wrong"
+            return False
         for image in distinct.values():
             groups = form.solution_vars(instance.spec, model, image)
             if _excluded(groups, restricted):
                 continue
             model.no_good_cuts.add(_nogood(groups))
             result.cuts += 1
-        result.solutions += len(distinct)
-        result.solutions_with_variants += len(distinct) * family.variants(instance.spec, solution)
-        if up_to_symmetry:
-            result.classes += 1
-            result.orbit_sizes.append(len(distinct))
-        if keep_solutions:
-            result.representatives.append(solution)
-        if on_found:
-            on_found(result.classes if up_to_symmetry else result.solutions, result.solutions)
+
+
+def _count_native(instance: Instance, form, solver: str, result: CountResult, collector: _Collector,
+                  started: float, time_limit: float | None, threads: int | None, restrict: bool,
+                  seed: int | None) -> None:
+    """The solver's own enumeration of the (restricted) model, every point decoded and collected."""
+    from pyomo_puzzles.core.linear_form import linear_form, load_values  # numpy: see build_model
+
+    adapter = solvers.adapter(solver)
+    model = build_model(instance, form)
+    orbits = collector.symmetry is not None
+    restricting = restrict and form.prepare_enumeration is not None
+    if restricting:
+        form.prepare_enumeration(instance.spec, model, orbits)
+    restricted = restricting and any(v.fixed for v in model.component_data_objects(pyo.Var))
+    columns = linear_form(model)
+    if not columns.integer.all():
+        raise UserError(f"formulation '{form.name}' has continuous variables, whose points a solver cannot "
+                        "enumerate: count it with --method nogood")
+    result.points, trouble = 0, []
+
+    def found(values) -> bool:
+        result.points += 1
+        try:
+            load_values(columns, values)
+            distinct = collector.add(form.decode(instance.spec, model))
+        except Exception as error:  # a formulation's decode: the count ends, saying why
+            trouble.append(f"error: {failure_line(error)}")
+            return False
+        return distinct is not None and not collector.full()
+
+    left = None if time_limit is None else time_limit - (time.perf_counter() - started)
+    if left is not None and left <= 0:
+        result.message = "time limit reached"
+        return
+    reduction = ((", reduced to orbits afterwards" if result.up_to_symmetry else ", each orbit counted whole")
+                 if orbits else "")
+    restriction = " of the model the formulation restricted" if restricted else ""
+    result.route = f"{adapter.enumeration}{restriction}{reduction}"
+    status, message = adapter.enumerate(columns, RunSettings(time_limit=left, threads=threads, seed=seed), found)
+    result.solves = 1
+    _settle(result, collector, status, trouble[0] if trouble else message, restricted)
+
+
+def _count_by_reference(instance: Instance, reference, method: str, up_to_symmetry: bool,
+                        time_limit: float | None, limit: int | None, keep_solutions: bool,
+                        on_found, seed: int | None, started: float | None) -> CountResult:
+    """A reference method's own enumeration (`ReferenceSolver.enumerate`), collected."""
+    if reference.enumerate is None or method != "native":
+        why = "cannot enumerate" if reference.enumerate is None else "counts only by its own enumeration"
+        raise UserError(f"solver '{reference.name}' {why} (option --method: "
+                        f"{'native' if reference.enumerate else 'none'})")
+    if up_to_symmetry:
+        instance.family.symmetry()
+    started = time.perf_counter() if started is None else started
+    result = CountResult(instance.name, reference.formulation or reference.name,
+                         reference.name, up_to_symmetry, method=method, seed=seed,
+                         classes=0 if up_to_symmetry else None)
+    collector = _Collector(instance, result, limit, keep_solutions, on_found, up_to_symmetry)
+    trouble: list[str] = []
+    result.points = 0
+
+    def found(solution) -> bool:
+        result.points += 1
+        try:
+            distinct = collector.add(solution)
+        except Exception as error:  # the family's symmetry or key hooks
+            trouble.append(f"error: {failure_line(error)}")
+            return False
+        return distinct is not None and not collector.full()
+
+    result.route = f"{reference.summary}{', reduced to orbits afterwards' if up_to_symmetry else ''}"
+    left = None if time_limit is None else time_limit - (time.perf_counter() - started)
+    try:
+        with deadline(left):
+            status, message = reference.enumerate(instance, found)
+    except OutOfTime:
+        status, message = "time_limit", ""
+    except UserError:
+        raise
+    except Exception as error:  # the reference method itself
+        status, message = "error", f"error: {failure_line(error)}"
+    result.solves = 1
+    _settle(result, collector, status, trouble[0] if trouble else message, restricted=False)
+    collector.finish()
+    result.elapsed = time.perf_counter() - started
+    return result
+
+
+def _settle(result: CountResult, collector: _Collector, status: str, message: str, restricted: bool) -> None:
+    """The count's completeness and message from how the enumeration ended."""
+    if message.startswith("error: ") or status == "error":
+        result.complete, result.message = False, message if message.startswith("error") else f"error: {message}"
+    elif status == "complete":
+        result.complete = True
+        if collector.symmetry is not None and not restricted and len(collector.given) != result.solutions:
+            result.complete = False
+            result.message = (f"the enumeration gave {len(collector.given)} distinct solutions, but the orbits of "
+                              f"those have {result.solutions}: the family's symmetry images and the method disagree")
+    elif status == "stopped":
+        result.complete = False  # the collector's message: the limit, or a solution the checker refused
+    elif status == "time_limit":
+        result.complete, result.message = False, "time limit reached"
+    else:
+        result.complete, result.message = False, f"solver stopped: {status} {message}".strip()

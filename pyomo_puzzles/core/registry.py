@@ -90,12 +90,23 @@ class Formulation:
 class ReferenceSolver:
     """A method other than integer programming, run on the same instance.
 
-    run(instance, time_limit) -> RunRecord; available() -> (ok, version or reason)."""
+    run(instance, time_limit) -> RunRecord; available() -> (ok, version or reason).
+    enumerate(instance, found) (optional): every solution of the instance by this method,
+    each passed to ``found(solution)`` as it comes (a `Solution` in the family's format; the
+    framework checks, counts and reduces them to orbits), stopping when it returns False;
+    returns (status, message) as `Adapter.enumerate` (``complete``, ``stopped``, ``error``).
+    The framework stops it at the count's time limit between two solutions; `warm_up`, if
+    given, is paid before the count's clock (`CountResult.startup_time`)."""
 
     name: str
     summary: str
     run: Callable[[Any, float | None], Any]
     available: Callable[[], tuple[bool, str]]
+    enumerate: Callable[[Any, Callable[[Solution], bool]], tuple[str, str]] | None = None
+    warm_up: Callable[[], None] | None = None
+    formulation: str | None = None
+    """What its runs and counts name as their formulation (None: its own name)."""
+    """Optional: its one-off start-up (imports, compilation), paid before a count's clock."""
 
 
 def _solution_key(solution: Solution) -> Hashable:

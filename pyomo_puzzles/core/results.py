@@ -71,8 +71,8 @@ class Run:
         return f"{results}/runs/{self.instance}/{formulation_label(self.formulation)}/{solver}/{stem}.json"
 
 
-def count_record_path(results: str, instance: str, formulation: str, solver: str) -> str:
-    return f"{results}/counts/{instance}/{formulation}/{solver}.json"
+def count_record_path(results: str, instance: str, formulation: str, solver: str, method: str = "nogood") -> str:
+    return f"{results}/counts/{instance}/{formulation}/{solver}/{method}.json"
 
 
 def generated_path(name: str, results: str) -> str:
@@ -204,8 +204,9 @@ COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation",
            "size", "size_label", "known_solvable", "known_objective")
 """The columns of the runs table (``tables/runs.csv``), one row per run."""
 
-COUNT_COLUMNS = ("instance", "formulation", "solver", "complete", "solutions", "classes", "group_order",
-                 "known_solutions", "known_classes", "agrees_with_known", "solves", "elapsed", "startup_time", "message")
+COUNT_COLUMNS = ("instance", "formulation", "solver", "method", "complete", "solutions", "classes", "group_order",
+                 "known_solutions", "known_classes", "agrees_with_known", "digest", "solves", "points", "elapsed",
+                 "startup_time", "route", "message")
 """The columns of the counts table (``tables/counts.csv``), one row per count."""
 
 

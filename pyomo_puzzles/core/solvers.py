@@ -31,6 +31,14 @@ The contract, written down once:
   Ctrl-C, or when it ended without a record (they may still be at its work). `start_up`
   then calls ``warm_up()`` again before the next run, which must start what is no longer
   running. A helper serves one run at a time and never hands one run's answer to another.
+* ``enumerate(form, settings, found)`` (optional, with ``enumeration`` naming it in words):
+  the solver's own enumeration of every feasible point of an integer program (a solution
+  pool, a counting mode), for counting with ``--method native``. `form` is the model as a
+  `core.linear_form.LinearForm` (every column integer; the objective ignored); the adapter
+  calls ``found(values)`` with each point's column values in the form's order, in any order
+  and as they come, and stops when it returns False. It honours ``settings.time_limit`` (the
+  time left of the whole count) and returns ``(status, message)``: ``complete`` (every point
+  given), ``stopped`` (``found`` said so), ``time_limit``, ``licence_limit`` or ``error``.
 * ``objective`` and ``bound`` are None where the solver gives none; ``nodes`` is None
   where it does not count them; ``solver_time`` is the solver's own clock, None where it has
   none (never the framework's clock around the call).
@@ -118,6 +126,9 @@ class Adapter(ABC):
     """``mip``, or ``peer`` for a solver of another kind that takes the same model (CP-SAT)."""
     rank: ClassVar[int] = 100
     """Listing order (smaller first)."""
+    enumeration: ClassVar[str | None] = None
+    """The solver's own enumeration of all solutions, in words (e.g. "solution pool"), where
+    `enumerate` is defined; None: it counts by no-good cuts only."""
     executable: ClassVar[str | None] = None
     """The program the adapter runs, looked up on PATH, if it runs one: a results folder's
     environment record names its path and, where the distribution installed it, its package
@@ -139,6 +150,11 @@ class Adapter(ABC):
         then too. It may start helper processes (`helpers`); it is called again when one of
         them ended (killed with a run) and must then start it anew. Default: nothing (the
         check happens while each run loads)."""
+
+    def enumerate(self, form, settings: RunSettings, found: Callable[[Any], bool]) -> tuple[str, str]:
+        """Every feasible point of the integer program `form` by the solver's own enumeration
+        (see the module docstring); only where `enumeration` names one."""
+        raise NotImplementedError(f"solver '{self.name}' has no enumeration of its own")
 
     def helpers(self) -> tuple[int, ...]:
         """The process ids of the helper processes `warm_up` started in this process, while

@@ -20,6 +20,7 @@ import pandas as pd
 
 from pyomo_puzzles.core.files import write_text_atomic
 from pyomo_puzzles.report import family_tables, scores, tables
+from pyomo_puzzles.report import counts as count_report
 from pyomo_puzzles.report.compare import versions_text
 from pyomo_puzzles.report.measure import DEFAULT, Statistics
 from pyomo_puzzles.report.page import figure_caption, flatten_environment, measurement_notes
@@ -266,9 +267,12 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
         sections.append(_section("Scores", scores_html(runs, stats)))
     sections.append(_section("Figures", figures_html(figure_paths, out_dir, stats)))
     if counts is not None and len(counts):
-        sections.append(_section("Counts", html_table(counts, "Solutions enumerated by no-good cuts (classes: "
-                                                              "up to the instance's symmetry), against the "
-                                                              "instance's known figures where it has them.")))
+        agreeing = count_report.agreement(counts)
+        body = html_table(count_report.shown(counts), count_report.INTRO)
+        if len(agreeing):
+            body += html_table(agreeing, "Agreement of the methods that counted one instance (complete counts: "
+                                         "solutions, classes and digest).")
+        sections.append(_section("Counts", body))
     if comparison is not None:
         sections.append(_section("Comparison", comparison_html(comparison)))
     if pictures:

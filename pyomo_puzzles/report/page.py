@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from pyomo_puzzles.report import catalogue, scores, tables
+from pyomo_puzzles.report import counts as count_report
 from pyomo_puzzles.report import figures as figures_module
 from pyomo_puzzles.report.measure import DEFAULT, Statistics, without_own_clock
 
@@ -225,9 +226,11 @@ def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, f
              summary_markdown(summary, stats) if len(summary) else "(no runs)", *_wrong_answers(runs), "",
              *(scores_markdown(runs, stats) if len(runs) else [])]
     if counts is not None and len(counts):
-        lines += ["## Counts", "", "Solutions enumerated by no-good cuts (classes: up to the instance's "
-                  "symmetry), against the instance's known figures where it has them.", "",
-                  markdown_table(counts.drop(columns=["message"], errors="ignore")), ""]
+        lines += ["## Counts", "", count_report.INTRO, "", markdown_table(count_report.shown(counts)), ""]
+        agreeing = count_report.agreement(counts)
+        if len(agreeing):
+            lines += ["Agreement of the methods that counted one instance (complete counts: solutions, "
+                      "classes and digest):", "", markdown_table(agreeing), ""]
     if figures:
         lines += ["## Figures", "", *figures_markdown(figures, out.parent, stats)]
     tables._write_text(out, "\n".join(lines).rstrip() + "\n")

@@ -58,6 +58,64 @@ class Cplex(Adapter):
             version = cplex.Cplex().get_version()
         return True, f"CPLEX {version}"
 
+    enumeration = "populate (solution pool, intensity 4: every solution)"
+
+    def enumerate(self, form, settings: RunSettings, found) -> tuple[str, str]:
+        """CPLEX's populate on `form` (objective left out), enumerating every solution into
+        its pool; the pool's points go to `found` once it has ended."""
+        import cplex  # cplex: see availability
+
+        rows: list[tuple[list, list]] = [([], []) for _ in form.row_lower]
+        for j in range(len(form.columns)):
+            for k in range(form.start[j], form.start[j + 1]):
+                rows[form.index[k]][0].append(j)
+                rows[form.index[k]][1].append(float(form.value[k]))
+        senses, rhs, spans = [], [], []
+        for lo, hi in zip(form.row_lower, form.row_upper):
+            if lo == hi:
+                senses.append("E"), rhs.append(float(lo)), spans.append(0.0)
+            elif lo == -float("inf"):
+                senses.append("L"), rhs.append(float(hi)), spans.append(0.0)
+            elif hi == float("inf"):
+                senses.append("G"), rhs.append(float(lo)), spans.append(0.0)
+            else:
+                senses.append("R"), rhs.append(float(lo)), spans.append(float(hi - lo))
+        big = cplex.infinity
+        try:
+            with quiet_stdout():
+                problem = cplex.Cplex()
+                for stream in (problem.set_log_stream, problem.set_results_stream, problem.set_warning_stream):
+                    stream(None)
+                problem.variables.add(lb=[max(v, -big) for v in form.col_lower],
+                                      ub=[min(v, big) for v in form.col_upper],
+                                      types=[problem.variables.type.integer] * len(form.columns))
+                problem.linear_constraints.add(lin_expr=[cplex.SparsePair(ind, val) for ind, val in rows],
+                                               senses=senses, rhs=rhs, range_values=spans)
+                parameters = problem.parameters
+                parameters.mip.pool.intensity.set(4)
+                parameters.mip.limits.populate.set(2_100_000_000)
+                parameters.mip.pool.capacity.set(2_100_000_000)
+                if settings.time_limit is not None:
+                    parameters.timelimit.set(max(settings.time_limit, 0.01))
+                if settings.threads:
+                    parameters.threads.set(settings.threads)
+                if settings.seed is not None:
+                    parameters.randomseed.set(int(settings.seed))
+                problem.populate_solution_pool()
+        except cplex.exceptions.CplexError as error:
+            message = licence_message(error)
+            return ("licence_limit", message) if message else ("error", f"CPLEX: {first_line(error)}")
+        status = problem.solution.get_status()
+        for number in range(problem.solution.pool.get_num()):
+            if not found(problem.solution.pool.get_values(number)):
+                return "stopped", ""
+        codes = problem.solution.status
+        if status in (codes.optimal_populated, codes.optimal_populated_tolerance, codes.MIP_infeasible):
+            return "complete", ""
+        if status in (codes.MIP_time_limit_feasible, codes.MIP_time_limit_infeasible):
+            return "time_limit", ""
+        return "error", f"CPLEX's populate stopped: {problem.solution.get_status_string()}"
+
     def session(self, model, settings: RunSettings, persistent: bool = False) -> LegacySession:
         return LegacySession("cplex", "cplex_direct", model, settings, cplex_options, nodes=nodes_processed,
                              licence=licence_message, quiet_solver=True)

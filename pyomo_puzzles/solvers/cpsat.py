@@ -23,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Callable
 
 from pyomo_puzzles.contract.solvers import Adapter, Options, SolveOutcome, RunSettings, finite, register_solver
 
@@ -95,16 +96,18 @@ class _Worker:
         """The worker this process started, while it runs."""
         return (self._process.pid,) if self._running_here() else ()
 
-    def solve(self, request: dict) -> tuple[dict | None, str | None]:
-        """Send one request: (the worker's answer, None), or (None, the reason there is none)."""
+    def solve(self, request: dict, on_point: Callable[[str], bool] | None = None) -> tuple[dict | None, str | None]:
+        """Send one request: (the worker's answer, None), or (None, the reason there is none).
+        An enumeration's points go to `on_point` as they come; once it returns False the
+        worker is asked to stop (SIGUSR1) and the points still on their way are dropped."""
         with self._guard:
             if not self._usable():
                 self._start()
             try:
-                return self._ask(request)
+                return self._ask(request, on_point)
             except _Busy:
                 self._start()
-                return self._ask(request)
+                return self._ask(request, on_point)
 
     def _running_here(self) -> bool:
         return self._process is not None and self._owner == os.getpid() and self._process.poll() is None
@@ -118,7 +121,7 @@ class _Worker:
         # kills the worker with a run it kills), not any other child
         return self._owner == os.getppid() and os.getpgrp() == os.getpid() and _alive(self._process.pid)
 
-    def _ask(self, request: dict) -> tuple[dict | None, str | None]:
+    def _ask(self, request: dict, on_point: Callable[[str], bool] | None = None) -> tuple[dict | None, str | None]:
         process, state, mine = self._process, self._state.fileno(), self._owner == os.getpid()
         try:  # the owner waits for a run that uses its worker; a run does not wait
             fcntl.lockf(state, fcntl.LOCK_EX if mine else fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -131,7 +134,7 @@ class _Worker:
             os.pwrite(state, _ASKED, 0)
             asker = f"{os.getpid()}.{next(self._asked)}"
             try:
-                reply = self._exchange(process, dict(request, id=asker), asker)
+                reply = self._exchange(process, dict(request, id=asker), asker, on_point)
             except BaseException:  # interrupted: the answer would find nobody, or the wrong reader
                 self._kill()
                 raise
@@ -150,8 +153,11 @@ class _Worker:
         return None, f"the worker died (exit code {process.returncode}): {self._last_error_line()}"
 
     @staticmethod
-    def _exchange(process: subprocess.Popen, request: dict, asker: str) -> str | None:
-        """Write the request, read its answer: None if the worker died first."""
+    def _exchange(process: subprocess.Popen, request: dict, asker: str,
+                  on_point: Callable[[str], bool] | None = None) -> str | None:
+        """Write the request, read its answer: None if the worker died first. Lines of the
+        enumeration's points (``<asker>+ ...``) go to `on_point` until it says stop."""
+        point, wanted = f"{asker}+", on_point is not None
         try:
             process.stdin.write(json.dumps(request) + "\n")
             process.stdin.flush()
@@ -159,6 +165,12 @@ class _Worker:
                 answered, _, reply = line.strip().partition(" ")
                 if answered == asker:
                     return reply
+                if answered == point:
+                    if wanted and not on_point(reply):
+                        wanted = False
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(process.pid, signal.SIGUSR1)
+                    continue
                 # an answer to a process that died before reading it (the state file keeps
                 # this from happening; should it, the answer is not taken for this one)
         except (BrokenPipeError, OSError):
@@ -278,6 +290,32 @@ class Cpsat(Adapter):
         model.row = pyo.Constraint(expr=model.x <= 1)
         model.objective = pyo.Objective(expr=model.x, sense=pyo.maximize)
         CpsatSession(model, RunSettings(time_limit=10, threads=1)).solve()
+
+    enumeration = ("CP-SAT's search for all solutions (enumerate_all_solutions, one search worker; an exact "
+                   "cover by a fixed first-item search)")
+
+    def enumerate(self, form, settings: RunSettings, found: Callable) -> tuple[str, str]:
+        """Every point of `form` by CP-SAT's search for all solutions, in the worker; each
+        point's values go to `found` as the worker finds it."""
+        import numpy as np  # numpy: with the model's linear form, already loaded
+
+        problem = {"start": form.start.tolist(), "index": form.index.tolist(), "value": form.value.tolist(),
+                   "row_lower": form.row_lower.tolist(), "row_upper": form.row_upper.tolist(),
+                   "col_lower": form.col_lower.tolist(), "col_upper": form.col_upper.tolist()}
+        empty = np.zeros(len(form.columns))
+
+        def on_point(text: str) -> bool:
+            values = empty.copy()
+            for column, value in json.loads(text):
+                values[column] = value
+            return found(values)
+
+        answer, failure = WORKER.solve({"enumerate": problem, "time_limit": settings.time_limit,
+                                        "seed": settings.seed}, on_point)
+        if answer is None:
+            return "error", f"CP-SAT failed: {failure}"
+        status = answer["status"]
+        return ("error", status.removeprefix("error: ")) if status.startswith("error") else (status, "")
 
     def helpers(self) -> tuple[int, ...]:
         return WORKER.pids()

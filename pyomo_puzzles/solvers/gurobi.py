@@ -73,5 +73,41 @@ class Gurobi(Adapter):
 
         bool(scipy_available)  # resolves the deferred import and its finalisation
 
+    enumeration = "solution pool (PoolSearchMode 2, every solution kept)"
+
+    def enumerate(self, form, settings: RunSettings, found) -> tuple[str, str]:
+        """Gurobi's pool search for every solution of `form` (objective left out); the pool's
+        points go to `found` once the search has ended."""
+        import gurobipy as gp  # gurobipy: see availability
+        import scipy.sparse as sp  # scipy: with gurobipy's matrix interface
+
+        try:
+            with quiet_stdout():
+                env = gp.Env(params={"OutputFlag": 0})
+                model = gp.Model(env=env)
+                x = model.addMVar(len(form.columns), lb=form.col_lower, ub=form.col_upper, vtype=gp.GRB.INTEGER)
+                matrix = sp.csc_matrix((form.value, form.index, form.start),
+                                       shape=(len(form.row_lower), len(form.columns))).tocsr()
+                model.addMConstr(matrix, x, gp.GRB.GREATER_EQUAL, form.row_lower)
+                model.addMConstr(matrix, x, gp.GRB.LESS_EQUAL, form.row_upper)
+                model.Params.PoolSearchMode, model.Params.PoolSolutions = 2, gp.GRB.MAXINT
+                if settings.time_limit is not None:
+                    model.Params.TimeLimit = settings.time_limit
+                model.Params.Threads = settings.threads or 0
+                for key, value in gurobi_options(settings).items():
+                    model.setParam(key, value)
+                model.optimize()
+        except gp.GurobiError as error:
+            message = licence_message(error)
+            return ("licence_limit", message) if message else ("error", f"Gurobi: {first_line(error)}")
+        status = model.Status
+        for number in range(model.SolCount):
+            model.Params.SolutionNumber = number
+            if not found(x.Xn):
+                return "stopped", ""
+        if status in (gp.GRB.OPTIMAL, gp.GRB.INFEASIBLE):
+            return "complete", ""
+        return ("time_limit", "") if status == gp.GRB.TIME_LIMIT else ("error", f"Gurobi stopped with status {status}")
+
     def session(self, model, settings: RunSettings, persistent: bool = False) -> GurobiSession:
         return GurobiSession(model, settings, persistent)

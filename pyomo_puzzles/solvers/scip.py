@@ -76,6 +76,87 @@ class ScipSession(_pyomo_v2.Session):
                 row.activate()
 
 
+def _scip_library():
+    """The SCIP library PySCIPOpt's wheel bundles, through ctypes, with the functions that read
+    the counter's collected solutions (PySCIPOpt wraps ``count`` but not those)."""
+    import ctypes
+    import glob
+    import os
+
+    import pyscipopt
+
+    found = sorted(glob.glob(os.path.join(os.path.dirname(pyscipopt.__file__) + ".libs", "libscip*")))
+    if not found:
+        raise RuntimeError("the SCIP library bundled with PySCIPOpt was not found (pyscipopt.libs/libscip*)")
+    lib = ctypes.CDLL(found[0])
+    pointers = ctypes.POINTER(ctypes.c_void_p)
+    lib.SCIPgetCountedSparseSols.argtypes = [ctypes.c_void_p, ctypes.POINTER(pointers), ctypes.POINTER(ctypes.c_int),
+                                             ctypes.POINTER(pointers), ctypes.POINTER(ctypes.c_int)]
+    lib.SCIPgetCountedSparseSols.restype = None
+    lib.SCIPvarGetName.argtypes, lib.SCIPvarGetName.restype = [ctypes.c_void_p], ctypes.c_char_p
+    for name in ("SCIPsparseSolGetLbs", "SCIPsparseSolGetUbs"):
+        getattr(lib, name).argtypes = [ctypes.c_void_p]
+        getattr(lib, name).restype = ctypes.POINTER(ctypes.c_longlong)
+    return lib
+
+
+def counted_points(model, columns: int):
+    """Every point SCIP's counter collected on `model` (variables named ``x<column>``), as
+    column values: each sparse solution (a box of values per variable) expanded."""
+    import ctypes
+    import itertools
+
+    import numpy as np
+
+    lib = _scip_library()
+    capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    capsule_pointer.restype, capsule_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    scip = capsule_pointer(model.to_ptr(False), b"scip")
+    variables, sols = ctypes.POINTER(ctypes.c_void_p)(), ctypes.POINTER(ctypes.c_void_p)()
+    nvars, nsols = ctypes.c_int(), ctypes.c_int()
+    lib.SCIPgetCountedSparseSols(scip, ctypes.byref(variables), ctypes.byref(nvars), ctypes.byref(sols),
+                                 ctypes.byref(nsols))
+    order = [int(lib.SCIPvarGetName(variables[i]).decode().removeprefix("t_x")) for i in range(nvars.value)]
+    if sorted(order) != list(range(columns)):
+        raise RuntimeError(f"SCIP's counter kept {nvars.value} of the {columns} variables active: the values of the "
+                           "others cannot be read back")
+    for k in range(nsols.value):
+        lower, upper = lib.SCIPsparseSolGetLbs(sols[k]), lib.SCIPsparseSolGetUbs(sols[k])
+        ranges = [range(lower[i], upper[i] + 1) for i in range(nvars.value)]
+        for values in itertools.product(*ranges):
+            point = np.empty(columns)
+            point[order] = values
+            yield point
+
+
+def counter_model(form, settings: RunSettings):
+    """A PySCIPOpt model of the integer program `form` (objective left out) set up for SCIP's
+    counter with its solutions collected (presolving off, so that every variable stays active)."""
+    import pyscipopt
+
+    model = pyscipopt.Model()
+    model.hideOutput()
+    xs = [model.addVar(name=f"x{j}", vtype="I", lb=None if lo == -float("inf") else lo,
+                       ub=None if hi == float("inf") else hi)
+          for j, (lo, hi) in enumerate(zip(form.col_lower, form.col_upper))]
+    rows: list[list] = [[] for _ in form.row_lower]
+    for j in range(len(xs)):
+        for k in range(form.start[j], form.start[j + 1]):
+            rows[form.index[k]].append((float(form.value[k]), xs[j]))
+    for terms, lo, hi in zip(rows, form.row_lower, form.row_upper):
+        body = pyscipopt.quicksum(c * x for c, x in terms)
+        model.addCons(pyscipopt.ExprCons(body, lhs=None if lo == -float("inf") else float(lo),
+                                         rhs=None if hi == float("inf") else float(hi)))
+    model.setParamsCountsols()
+    model.setParam("constraints/countsols/collect", True)
+    model.setParam("presolving/maxrounds", 0)
+    if settings.time_limit is not None:
+        model.setParam("limits/time", max(settings.time_limit, 0.01))
+    for key, value in scip_options(settings).items():
+        model.setParam(key, value)
+    return model
+
+
 @register_solver
 class Scip(Adapter):
     name = "scip"
@@ -96,6 +177,21 @@ class Scip(Adapter):
         model = pyscipopt.Model()
         scip = f"{model.getMajorVersion()}.{model.getMinorVersion()}.{model.getTechVersion()}"
         return True, f"SCIP {scip} (PySCIPOpt {pyscipopt.__version__})"
+
+    enumeration = "SCIP's counter (count mode, its solutions collected)"
+
+    def enumerate(self, form, settings: RunSettings, found) -> tuple[str, str]:
+        """SCIP's counter on `form`; the points it collected go to `found` once it has ended
+        (within its time limit, those counted so far)."""
+        model = counter_model(form, settings)
+        model.count()
+        status = model.getStatus()
+        for point in counted_points(model, len(form.columns)):
+            if not found(point):
+                return "stopped", ""
+        if status in ("infeasible", "optimal"):  # counting ends when no node is left: every point collected
+            return "complete", ""
+        return ("time_limit", "") if status == "timelimit" else ("error", f"SCIP's counter stopped: {status}")
 
     def session(self, model, settings: RunSettings, persistent: bool = False) -> ScipSession:
         return ScipSession(model, settings, persistent)

@@ -62,7 +62,7 @@ rule pictures:
 
 rule count:
     output:
-        record=f"{RESULTS}/counts/{{instance}}/{{formulation}}/{{solver}}.json",
+        record=f"{RESULTS}/counts/{{instance}}/{{formulation}}/{{solver}}/{{method}}.json",
     params:
         up_to_symmetry=config.get("counts", {}).get("up_to_symmetry", True),
         time_limit=config.get("counts", {}).get("time_limit", 600),
@@ -70,10 +70,11 @@ rule count:
         instance="[a-z_]+/[A-Za-z0-9_./-]+",
         formulation="[a-z_]+",
         solver="[a-z_]+",
+        method="nogood|native",
     resources:
         runtime=lambda w: int(config.get("counts", {}).get("time_limit", 600) / 60) + 15,
     log:
-        f"{RESULTS}/logs/counts/{{instance}}/{{formulation}}/{{solver}}.log",
+        f"{RESULTS}/logs/counts/{{instance}}/{{formulation}}/{{solver}}/{{method}}.log",
     conda:
         "../envs/pyomo-puzzles.yaml"
     script:

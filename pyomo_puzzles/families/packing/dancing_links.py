@@ -52,7 +52,7 @@ import importlib.metadata
 import math
 import multiprocessing
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -268,6 +268,16 @@ def all_solutions(spec: PackingSpec) -> list[dict]:
     """Every outline covering of `spec` (one variant each), in the package's solution format."""
     outline = cover_matrix(spec, outlines=True)
     return [_solution(outline, rows) for rows in _all_solutions(outline)]
+
+
+def enumerate_solutions(instance: Instance, found: Callable[[dict], bool]) -> tuple[str, str]:
+    """Every outline covering of `instance`, each passed to `found` as it is met (the
+    `ReferenceSolver.enumerate` hook: the framework checks, counts and reduces them)."""
+    cover = cover_matrix(instance.spec, outlines=True)
+    for rows in _covers(cover.matrix):
+        if not found(_solution(cover, rows)):
+            return "stopped", ""
+    return "complete", ""
 
 
 def _child(conn, spec: PackingSpec) -> None:
