@@ -56,6 +56,8 @@ def measure(instance: str, solver: str, method: str, up_to_symmetry: bool, time_
 
 
 def verdict(result, expected: tuple[int, int], up_to_symmetry: bool, digests: set) -> str:
+    if "licence_limit" in result.message:
+        return f"not run: {result.message.split('licence_limit ', 1)[1][:60]}"
     if not result.complete:
         return f"incomplete: {result.message} ({result.classes if up_to_symmetry else result.solutions} found)"
     found = (result.solutions, result.classes) if up_to_symmetry else (result.solutions,)
@@ -121,8 +123,9 @@ def main() -> None:
 def line(board, question, method, result, seconds, ratio, state, up_to_symmetry) -> None:
     found = result.classes if up_to_symmetry else result.solutions
     bound = ">" if not result.complete and state.startswith("incomplete") else " "
+    shown = "      -" if state.startswith("not run") else f"{bound}{ratio:6.1f}x"
     print(f"{board:10s} {question:9s} {method:14s} {found if found is not None else '-':>11} {seconds:8.2f} "
-          f"{bound}{ratio:6.1f}x  {state}", flush=True)
+          f"{shown}  {state}", flush=True)
 
 
 if __name__ == "__main__":

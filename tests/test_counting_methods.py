@@ -177,3 +177,33 @@ def test_the_report_says_whether_methods_agree_on_the_number_and_the_set():
     assert verdict["p/a"] == "yes"
     assert verdict["p/b"].startswith("NO") and "d1" in verdict["p/b"] and "d2" in verdict["p/b"]
     assert verdict["p/c"] == "one complete count only"
+
+
+def test_the_pipeline_plans_each_method_a_solver_has_and_dancing_links_once_per_instance():
+    from pyomo_puzzles import experiment
+
+    said = []
+    config = {"counts": {"instances": ["packing/l_tromino_cube", "instant_insanity/parker_brothers"],
+                         "formulations": ["placement", "rotations"], "solvers": ["highs", "scip", "dlx"],
+                         "methods": ["nogood", "native"], "up_to_symmetry": True}}
+    jobs = {(j.instance, j.formulation, j.solver, j.method) for j in experiment.count_jobs(config, report=said.append)}
+    assert jobs == {("packing/l_tromino_cube", "placement", "highs", "nogood"),
+                    ("packing/l_tromino_cube", "placement", "scip", "nogood"),
+                    ("packing/l_tromino_cube", "placement", "scip", "native"),
+                    ("packing/l_tromino_cube", "exact_cover", "dlx", "native"),
+                    ("instant_insanity/parker_brothers", "rotations", "highs", "nogood"),
+                    ("instant_insanity/parker_brothers", "rotations", "scip", "nogood"),
+                    ("instant_insanity/parker_brothers", "rotations", "scip", "native")}
+    assert any("'highs' has no enumeration of its own" in line for line in said), said
+    path = experiment.CountJob("packing/l_tromino_cube", "exact_cover", "dlx", "native").record_path("R")
+    assert path == "R/counts/packing/l_tromino_cube/exact_cover/dlx/native.json"
+
+
+def test_a_counts_section_naming_a_solver_that_cannot_count_is_refused_naming_the_key():
+    from pyomo_puzzles import experiment
+    from pyomo_puzzles.experiment import ConfigError
+
+    with pytest.raises(ConfigError) as refused:
+        experiment.count_jobs({"counts": {"instances": ["packing/l_tromino_cube"], "formulations": ["placement"],
+                                          "solvers": ["pyomo:glpk"]}}, report=lambda line: None)
+    assert refused.value.key == "counts.solvers[0]"

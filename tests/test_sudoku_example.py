@@ -42,6 +42,21 @@ def test_list_solve_and_count(env, tmp_path):
     assert infeasible.returncode == 0 and ": infeasible" in infeasible.stdout
 
 
+def test_dancing_links_from_the_contract_solves_and_counts_it(env):
+    """The plugin states Sudoku as an exact cover (`contract.exact_cover`) and gets `dlx`: the
+    empty 4x4 grid has 288 completions (OEIS A107739), the same set as no-good cuts on HiGHS."""
+    by_dlx = env.cli("count", "sudoku/shidoku_empty", "-s", "dlx", "-q")
+    by_highs = env.cli("count", "sudoku/shidoku_empty", "-f", "three_index", "-s", "highs", "-q")
+    assert by_dlx.returncode == 0 and "sudoku/shidoku_empty: 288 solutions; complete" in by_dlx.stdout, by_dlx.stderr
+    assert by_highs.returncode == 0 and "288 solutions; complete" in by_highs.stdout
+    digest = by_dlx.stdout.split("set digest ")[1].split()[0]
+    assert f"set digest {digest}" in by_highs.stdout
+    solved = env.cli("solve", "sudoku/royle17_1", "-s", "dlx")
+    assert solved.returncode == 0 and "solution checked" in solved.stdout, solved.stderr
+    none = env.cli("solve", "sudoku/wikipedia_no_solution", "-s", "dlx")
+    assert none.returncode == 0 and ": infeasible" in none.stdout
+
+
 def test_its_own_tests_and_the_conformance_kit_pass(env):
     result = env.run("-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=SUDOKU, timeout=900)
     assert result.returncode == 0, result.stdout[-3000:]
@@ -61,7 +76,7 @@ def test_the_pipeline_runs_it_beside_a_shipped_family(env, tmp_path):
         counts:
           instances: [sudoku/royle17_1]
           formulations: [candidates]
-          solvers: [highs]
+          solvers: [highs, dlx]
           time_limit: 60
         """))
     path = f"{env.python.parent}{os.pathsep}{os.environ['PATH']}"
@@ -80,8 +95,12 @@ def test_the_pipeline_runs_it_beside_a_shipped_family(env, tmp_path):
     assert (solvable["status"] == "optimal").all() and solvable["checked"].all()
     assert (sudoku[sudoku["instance"] == "sudoku/wikipedia_no_solution"]["status"] == "infeasible").all()
     assert (runs["puzzle"] == "packing").sum() == 1
-    count = json.loads((results / "counts" / "sudoku" / "royle17_1" / "candidates" / "highs.json").read_text())
+    count = json.loads((results / "counts" / "sudoku" / "royle17_1" / "candidates" / "highs" / "nogood.json")
+                       .read_text())
     assert count["complete"] and count["solutions"] == 1 and count["agrees_with_known"] is True
+    by_dlx = json.loads((results / "counts" / "sudoku" / "royle17_1" / "exact_cover" / "dlx" / "native.json")
+                        .read_text())
+    assert by_dlx["complete"] and by_dlx["solutions"] == 1 and by_dlx["digest"] == count["digest"]
     assert (results / "pictures" / "sudoku" / "royle17_1.png").read_bytes()[:4] == b"\x89PNG"
     # an instance without a solution gets a picture that says so, and does not stop the pipeline
     assert (results / "pictures" / "sudoku" / "wikipedia_no_solution.png").read_bytes()[:4] == b"\x89PNG"

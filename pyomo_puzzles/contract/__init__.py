@@ -11,7 +11,9 @@ of its distribution (see `pyomo-puzzles new-family`).
 The helpers families use are here too, in three modules so that each costs only what it
 needs: `pyomo_puzzles.contract.modelling` (Pyomo expressions, cell symmetries),
 `pyomo_puzzles.contract.pictures` (figures and colours, matplotlib) and
-`pyomo_puzzles.contract.solvers` (the solver adapter contract).
+`pyomo_puzzles.contract.solvers` (the solver adapter contract); and
+`pyomo_puzzles.contract.exact_cover`: dancing links as a family's reference method, for a
+puzzle that is an exact cover (it solves and counts).
 """
 
 from pyomo_puzzles.core.cache import arrays as cached_arrays

@@ -410,7 +410,8 @@ def _enumerate_part(instance, form, model, session, result: CountResult, collect
         if outcome.status == "infeasible":
             return True
         if not outcome.has_solution:
-            result.message = f"solver stopped: {outcome.status} {outcome.message}".strip()
+            result.message = ("time limit reached" if outcome.status == "time_limit" else
+                              f"solver stopped: {outcome.status} {outcome.message}".strip())
             return False
         distinct = collector.add(form.decode(instance.spec, model))
         if distinct is None:

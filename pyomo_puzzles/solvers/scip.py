@@ -79,11 +79,11 @@ class ScipSession(_pyomo_v2.Session):
 def _scip_library():
     """The SCIP library PySCIPOpt's wheel bundles, through ctypes, with the functions that read
     the counter's collected solutions (PySCIPOpt wraps ``count`` but not those)."""
-    import ctypes
+    import ctypes  # ctypes and pyscipopt: only a native count pays for them
     import glob
     import os
 
-    import pyscipopt
+    import pyscipopt  # see above
 
     found = sorted(glob.glob(os.path.join(os.path.dirname(pyscipopt.__file__) + ".libs", "libscip*")))
     if not found:
@@ -103,10 +103,10 @@ def _scip_library():
 def counted_points(model, columns: int):
     """Every point SCIP's counter collected on `model` (variables named ``x<column>``), as
     column values: each sparse solution (a box of values per variable) expanded."""
-    import ctypes
+    import ctypes  # see _scip_library
     import itertools
 
-    import numpy as np
+    import numpy as np  # numpy: loaded with the model's linear form already
 
     lib = _scip_library()
     capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
@@ -132,7 +132,7 @@ def counted_points(model, columns: int):
 def counter_model(form, settings: RunSettings):
     """A PySCIPOpt model of the integer program `form` (objective left out) set up for SCIP's
     counter with its solutions collected (presolving off, so that every variable stays active)."""
-    import pyscipopt
+    import pyscipopt  # pyscipopt: only when SCIP counts (adapters are imported by `list`)
 
     model = pyscipopt.Model()
     model.hideOutput()

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from pyomo_puzzles.contract import Family, Formulation, register
+from pyomo_puzzles.contract import Family, Formulation, exact_cover, register
 
-from pyomo_puzzles_sudoku import checker, generate, grid, model_candidates, model_three_index, picture
+from pyomo_puzzles_sudoku import checker, cover, generate, grid, model_candidates, model_three_index, picture
 from pyomo_puzzles_sudoku.schema import SCHEMA
 
 FAMILY = register(Family(
@@ -23,6 +23,7 @@ FAMILY = register(Family(
     draw=picture.draw,
     corruptions=checker.corruptions,
     generators=generate.GENERATORS,
+    reference_solvers={"dlx": exact_cover.reference_solver(cover.options, cover.decode)},
     instances_dir=Path(__file__).parent / "instances",
     library=Path(__file__).parent / "library.yaml",
     size=lambda spec: (len(spec.givens), "givens"),
