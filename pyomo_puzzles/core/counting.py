@@ -410,7 +410,9 @@ def _enumerate_part(instance, form, model, session, result: CountResult, collect
         if outcome.status == "infeasible":
             return True
         if not outcome.has_solution:
-            result.message = ("time limit reached" if outcome.status == "time_limit" else
+            out_of_time = outcome.status == "time_limit" or (
+                time_limit is not None and time.perf_counter() - started >= time_limit)  # a solver that says less
+            result.message = ("time limit reached" if out_of_time else
                               f"solver stopped: {outcome.status} {outcome.message}".strip())
             return False
         distinct = collector.add(form.decode(instance.spec, model))
