@@ -268,10 +268,11 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
     sections.append(_section("Figures", figures_html(figure_paths, out_dir, stats)))
     if counts is not None and len(counts):
         agreeing = count_report.agreement(counts)
-        body = html_table(count_report.shown(counts), count_report.INTRO)
+        # the explanations as paragraphs: a caption is as wide as its table, and a wide table scrolls
+        body = f"<p>{html.escape(count_report.INTRO)}</p>\n" + html_table(count_report.shown(counts))
         if len(agreeing):
-            body += html_table(agreeing, "Agreement of the methods that counted one instance (complete counts: "
-                                         "solutions, classes and digest).")
+            body += ("\n<p>Agreement of the methods that counted one instance (complete counts: solutions, classes "
+                     "and digest).</p>\n" + html_table(agreeing))
         sections.append(_section("Counts", body))
     if comparison is not None:
         sections.append(_section("Comparison", comparison_html(comparison)))
