@@ -26,6 +26,7 @@ from pyomo_puzzles.core.checking import attach_checked_solution
 from pyomo_puzzles.core.processes import cpu_seconds
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
 from pyomo_puzzles.core.registry import ReferenceSolver, Solution
+from pyomo_puzzles.errors import UserError
 
 Options = Callable[[Any], dict[Hashable, list[Hashable]]]
 Decode = Callable[[Any, list[Hashable]], Solution]
@@ -73,20 +74,22 @@ def _first(spec, options: Options, decode: Decode) -> tuple[Solution | None, flo
     return (None if chosen is None else decode(spec, chosen)), built - started, searched - built
 
 
-def _child(conn, spec, options: Options, decode: Decode) -> None:
+def _child(conn, function: Callable, args: tuple) -> None:
     try:
-        conn.send(("ok", _first(spec, options, decode)))
+        conn.send(("ok", function(*args)))
     except BaseException as error:  # report, never leave the parent without an answer
-        conn.send(("error", f"{type(error).__name__}: {error}"))
+        conn.send(("error", error if isinstance(error, UserError) else f"{type(error).__name__}: {error}"))
     finally:
         conn.close()
 
 
-def _first_within(spec, options: Options, decode: Decode, time_limit: float):
-    """`_first` in a forked child killed after `time_limit` s (xcover cannot be interrupted); None if it was."""
+def within(function: Callable, args: tuple, time_limit: float):
+    """``function(*args)`` in a forked child killed after `time_limit` s (an exact cover search in
+    xcover cannot be interrupted): its value, or None if it was killed. A `UserError` it raised
+    is raised again here; any other failure as RuntimeError with its one line."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(sender, spec, options, decode))
+    child = context.Process(target=_child, args=(sender, function, args))
     child.start()
     sender.close()
     ready = receiver.poll(time_limit)
@@ -100,9 +103,11 @@ def _first_within(spec, options: Options, decode: Decode, time_limit: float):
     if payload is None:
         return None
     kind, value = payload
-    if kind == "error":
-        raise RuntimeError(value)
-    return value
+    if kind == "ok":
+        return value
+    if isinstance(value, UserError):
+        raise value
+    raise RuntimeError(value)
 
 
 def reference_solver(options: Options, decode: Decode, name: str = "dlx",
@@ -119,7 +124,7 @@ def reference_solver(options: Options, decode: Decode, name: str = "dlx",
         started, cpu = time.perf_counter(), cpu_seconds()
         try:
             found = (_first(instance.spec, options, decode) if time_limit is None
-                     else _first_within(instance.spec, options, decode, time_limit))
+                     else within(_first, (instance.spec, options, decode), time_limit))
             if found is None:
                 record.status, record.killed = "time_limit", True
                 record.message = f"search killed after the time limit of {time_limit:g} s"

@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import math
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -58,6 +57,7 @@ from dataclasses import dataclass
 import numpy as np
 import xcover
 
+from pyomo_puzzles.contract import exact_cover
 from pyomo_puzzles.contract import (
     Instance,
     RunRecord,
@@ -280,40 +280,6 @@ def enumerate_solutions(instance: Instance, found: Callable[[dict], bool]) -> tu
     return "complete", ""
 
 
-def _child(conn, spec: PackingSpec) -> None:
-    try:
-        conn.send(("ok", _find_one(spec)))
-    except BaseException as error:  # report, never leave the parent without an answer
-        conn.send(("error", error if isinstance(error, UserError) else f"{type(error).__name__}: {error}"))
-    finally:
-        conn.close()
-
-
-def _find_one_within(spec: PackingSpec, time_limit: float):
-    """`_find_one` in a forked child that is killed after `time_limit` s; None if it was."""
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(sender, spec))
-    child.start()
-    sender.close()
-    ready = receiver.poll(time_limit)
-    try:
-        payload = receiver.recv() if ready else None
-    except EOFError:
-        payload = ("error", f"the search process died (exit code {child.exitcode})")
-    if not ready:
-        child.kill()
-    child.join()
-    if payload is None:
-        return None
-    kind, value = payload
-    if kind == "ok":
-        return value
-    if isinstance(value, UserError):
-        raise value
-    raise RuntimeError(value)
-
-
 def run_record(instance: Instance, time_limit: float | None = None) -> RunRecord:
     """Solve `instance` with dancing links and return a checked RunRecord.
 
@@ -333,7 +299,7 @@ def run_record(instance: Instance, time_limit: float | None = None) -> RunRecord
         if time_limit is None:
             found = _find_one(instance.spec)
         else:
-            found = _find_one_within(instance.spec, time_limit)
+            found = exact_cover.within(_find_one, (instance.spec,), time_limit)
         if found is None:
             record.status, record.killed = "time_limit", True
             record.message = f"search killed after the time limit of {time_limit:g} s"
