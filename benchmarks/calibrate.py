@@ -34,6 +34,7 @@ solvers found it once), never times or bands.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import shutil
 import sys
@@ -43,8 +44,9 @@ import pandas as pd
 import yaml
 
 from pyomo_puzzles.core import instances, library, registry
+from pyomo_puzzles.core import solvers as solvers_module
 from pyomo_puzzles.core.files import data_file_yaml
-from pyomo_puzzles.report.calibration import calibrate
+from pyomo_puzzles.report.calibration import calibrate, calibrate_counts
 from pyomo_puzzles.version import __version__
 
 OPEN_SOURCE_MIP_SOLVERS = ("highs", "scip", "cbc", "glpk")
@@ -108,12 +110,17 @@ def write_entries(entries: list[dict]) -> None:
             print(f"family {family} names no library catalogue (Family.library): not written", file=sys.stderr)
             continue
         old = yaml.safe_load(path.read_text())["instances"] if path.exists() else []
-        names = {e["name"] for e in new}
-        merged = sorted([e for e in old if e["name"] not in names] + new,
-                        key=lambda e: (library.BANDS.index(e["band"]), e["name"]))
+        keys = {_key(e) for e in new}
+        merged = sorted([e for e in old if _key(e) not in keys] + new,
+                        key=lambda e: (e.get("question", "solve") != "solve", library.BANDS.index(e["band"]), e["name"]))
         path.write_text(HEADER.format(family=family) + yaml.safe_dump({"instances": merged}, sort_keys=False,
                                                                        width=100))
         print(f"wrote {len(new)} entries into {path} ({len(merged)} in all)")
+
+
+def _key(entry: dict) -> tuple:
+    """An entry's instance and question: an entry of the same key is replaced."""
+    return entry["name"], entry.get("question", "solve"), bool(entry.get("up_to_symmetry", False))
 
 
 def main() -> None:
@@ -130,6 +137,9 @@ def main() -> None:
     parser.add_argument("--solvers", default=",".join(OPEN_SOURCE_MIP_SOLVERS),
                         help="comma-separated: the solvers that must have run on every formulation of an instance "
                              "placed above the easy band (default: %(default)s)")
+    parser.add_argument("--question", choices=["solve", "count"], action="append",
+                        help="calibrate only this question: solve (the runs) or count (the count records); "
+                             "default: both")
     parser.add_argument("--write", action="store_true", help="write the entries into the families' catalogues")
     parser.add_argument("--adopt", action="store_true", help="copy generated instances into the library")
     args = parser.parse_args()
@@ -150,11 +160,13 @@ def main() -> None:
     calibrations = {name: blocks[tuple(pairs)] for name, pairs in where.items()}
     shipped = instances.shipped_instances()
     entries = []
-    print(f"{'instance':42s} {'band':7s} {'best':>9s}  {'method':26s} answer / why not")
+    if "solve" in (args.question or ["solve"]):
+        print(f"{'instance':42s} {'band':7s} {'best':>9s}  {'method':26s} answer / why not")
     witnesses = pd.concat([pd.read_parquet(Path(results) / "tables/runs.parquet") for results in args.witness],
                           ignore_index=True) if args.witness else None
     solvers = [name for name in args.solvers.split(",") if name]
-    for found in calibrate(runs, calibrations, witnesses=witnesses, solvers=solvers):
+    questions = args.question or ["solve", "count"]
+    for found in calibrate(runs, calibrations, witnesses=witnesses, solvers=solvers) if "solve" in questions else []:
         if found.entry is None:
             print(f"{found.instance:42s} {'-':7s} {'':>9s}  {'':26s} not calibrated: {found.skipped}")
             continue
@@ -170,8 +182,67 @@ def main() -> None:
         elif found.instance not in shipped:
             continue
         entries.append(entry)
+    if "count" in questions:
+        entries += calibrate_count_questions(folders, days, args)
     if args.write:
         write_entries(entries)
+
+
+def count_records(results: str) -> pd.DataFrame:
+    """The count records of a results folder (``counts/**.json``), one row each, with the limit
+    its configuration gave every count."""
+    limit = json.loads((Path(results) / "environment.json").read_text())["config"].get("counts", {}).get("time_limit")
+    rows = []
+    for path in sorted((Path(results) / "counts").rglob("*.json")):
+        record = json.loads(path.read_text())
+        rows.append({key: record.get(key) for key in ("instance", "formulation", "solver", "method",
+                                                      "up_to_symmetry", "complete", "solutions", "classes",
+                                                      "digest", "elapsed", "known_solutions", "known_classes")})
+        rows[-1]["day"] = datetime.date.fromtimestamp(path.stat().st_mtime).isoformat()
+        rows[-1]["time_limit"] = limit
+    return pd.DataFrame(rows)
+
+
+def calibrate_count_questions(folders: list[tuple[str, str]], days: dict[str, str], args) -> list[dict]:
+    """The counting questions of the folders' count records (`calibrate_counts`), printed; the
+    entries to write (generated instances are not counted: counting takes shipped ones)."""
+    tables = {results: count_records(results) for results, _ in folders}
+    tables = {results: table for results, table in tables.items() if len(table)}
+    if not tables:
+        return []
+    counts = pd.concat(tables.values(), ignore_index=True)
+    counts = counts[~counts["instance"].isin(args.skip)]
+    calibrations = {}
+    for name in counts["instance"].unique():
+        pairs = [(results, configfile) for results, configfile in folders
+                 if results in tables and (tables[results]["instance"] == name).any()]
+        count_days = {results: tables[results]["day"].max() for results, _ in pairs}
+        block = calibration_block(pairs, count_days, args.skip)
+        environments = [json.loads((Path(r) / "environment.json").read_text()) for r, _ in pairs]
+        used = {solver for env in environments for solver in env["config"]["counts"]["solvers"]}
+        versions = {solver: version for env in environments for solver, version in env["solvers"].items()
+                    if solver in used}
+        calibrations[name] = dict(block, solvers=dict(sorted(versions.items())),
+                                  command=block["command"].replace(" --write", " --question count --write"),
+                                  time_limit=float(max(env["config"]["counts"]["time_limit"] for env in environments)))
+    methods_of = {}
+    for name in (n for n in args.solvers.split(",") if n):
+        adapter = solvers_module.adapter(name)
+        methods_of[name] = ("nogood", "native") if adapter.enumeration is not None else ("nogood",)
+    print(f"\n{'counting question':42s} {'band':7s} {'best':>9s}  {'method':32s} answer / why not")
+    entries = []
+    for found in calibrate_counts(counts, calibrations, methods_of):
+        if found.entry is None:
+            print(f"{found.instance:42s} {'-':7s} {'':>9s}  {'':32s} not calibrated: {found.skipped}")
+            continue
+        entry = found.entry
+        best = min(((t, m) for m, t in entry["times"].items() if t is not None), default=None)
+        answer = entry["answer"]
+        print(f"{found.instance:42s} {entry['band']:7s} {best[0]:9.3f}  {best[1]:32s} {answer['solutions']} solutions"
+              + (f", {answer['classes']} up to symmetry" if "classes" in answer else "")
+              + f" ({len(entry['sources'])} sources)")
+        entries.append(entry)
+    return entries
 
 
 if __name__ == "__main__":

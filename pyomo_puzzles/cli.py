@@ -264,7 +264,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_library(args: argparse.Namespace) -> int:
     from pyomo_puzzles.core import instances, library  # yaml and the registry: see cmd_list
 
-    entries = library.library_entries(args.band, args.family)
+    entries = library.library_entries(args.band, args.family, tuple(args.question or library.QUESTIONS))
     if args.instance:
         import fnmatch  # only with --instance
 
@@ -304,22 +304,27 @@ def _folder(option: str, name: str) -> Path:
 
 def _print_library(entries: list, instances, library) -> None:
     families = sorted({e.family for e in entries})
-    print(f"Benchmark library: {len(entries)} instances; bands by the virtual best (threads 1, building "
-          "and solving): easy < 1 s, medium 1-60 s, hard 60-600 s, beyond: no method within 600 s")
-    print(f"  {'family':18s}" + "".join(f"{band:>8s}" for band in library.BANDS))
+    questions = [e for e in entries if e.question == "solve"], [e for e in entries if e.question == "count"]
+    print(f"Benchmark library: {len(questions[0])} instances to solve and {len(questions[1])} counting questions; "
+          "bands by the virtual best (threads 1, building and solving, or the count's clock): easy < 1 s, medium "
+          "1-60 s, hard 60-600 s, beyond: no method within 600 s")
+    print(f"  {'family':18s} {'question':8s}" + "".join(f"{band:>8s}" for band in library.BANDS))
     for family in families:
-        counts = [sum(1 for e in entries if e.family == family and e.band == band) for band in library.BANDS]
-        print(f"  {family:18s}" + "".join(f"{n:8d}" for n in counts))
-    width = max([len("instance"), *(len(e.name) for e in entries)])
-    print(f"\n  {'instance':{width}s} {'band':7s} {'best':>9s} {'method':26s} {'size':>6s}  answer: sources")
+        for question in library.QUESTIONS:
+            counts = [sum(1 for e in entries if (e.family, e.question, e.band) == (family, question, band))
+                      for band in library.BANDS]
+            if any(counts):
+                print(f"  {family:18s} {question:8s}" + "".join(f"{n:8d}" for n in counts))
+    width = max([len("instance"), *(len(e.label) for e in entries)])
+    print(f"\n  {'instance':{width}s} {'band':7s} {'best':>9s} {'method':32s} {'size':>6s}  answer: sources")
     for entry in entries:
         instance = instances.load(entry.name)
         size = instance.family.size(instance.spec)[0] if instance.family.size else None
         best = entry.best
         seconds = "-" if best is None else f"{best[1]:.3g} s"
         sources = ", ".join("data file" if s.startswith("the data file") else s.split(" (")[0] for s in entry.sources)
-        print(f"  {entry.name:{width}s} {entry.band:7s} {seconds:>9s} {best[0] if best else '-':26s} "
-              f"{'-' if size is None else f'{size:g}':>6s}  {entry.answer.text()}: {sources}")
+        print(f"  {entry.label:{width}s} {entry.band:7s} {seconds:>9s} {best[0] if best else '-':32s} "
+              f"{'-' if size is None else f'{size:g}':>6s}  {entry.answer_text}: {sources}")
 
 
 def _generator_options(pairs: list[str]) -> list[tuple[str, object]]:
@@ -571,6 +576,8 @@ def parser() -> argparse.ArgumentParser:
     lib.add_argument("--band", action="append", metavar="BAND",
                      help="only this band: easy, medium, hard, beyond (may be given again)")
     lib.add_argument("--family", action="append", metavar="FAMILY", help="only this family (may be given again)")
+    lib.add_argument("--question", choices=["solve", "count"], action="append",
+                     help="only this question: solve (an optimum or a proof of none) or count (every solution)")
     lib.add_argument("--instance", action="append", metavar="PATTERN",
                      help="only instances whose name matches this pattern (e.g. 'packing/pentominoes/*'; may be "
                           "given again)")

@@ -207,7 +207,7 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
                 raise ConfigError(f"formulations[{i}]", "counting takes the families' own formulations "
                                   "(count a formulation file with 'pyomo-puzzles count -f FILE.py:NAME')")
         files: dict[str, instances.Instance] = {}
-        names, generated = expand_instances(section["instances"], files)
+        names, generated = expand_instances(section["instances"], files, counted=bool(section.get("up_to_symmetry")))
     except ConfigError as error:
         raise ConfigError("counts." + error.key, error.message) from None
     if files:
@@ -263,12 +263,13 @@ def _slug(options: dict) -> str:
     return "_".join(f"{k}{v}" for k, v in sorted(options.items())) or "default"
 
 
-def expand_instances(entries: list, files: dict[str, instances.Instance] | None = None
+def expand_instances(entries: list, files: dict[str, instances.Instance] | None = None, counted: bool | None = None
                      ) -> tuple[list[str], list[Generated]]:
     """Instance names in configuration order (globs expanded), and the generated ones. Data
     files named by their path (or a glob of paths) are named ``<family>/<stem>`` and go,
     loaded, into `files` (by name); two files of one name, or a file named as a shipped
-    instance, are refused (their records would overwrite each other)."""
+    instance, are refused (their records would overwrite each other). With `counted` given, a
+    library selection is of the library's counting questions (`_library_instances`)."""
     shipped = list(instances.shipped_instances())
     names: list[str] = []
     generated: list[Generated] = []
@@ -276,7 +277,7 @@ def expand_instances(entries: list, files: dict[str, instances.Instance] | None 
     for i, entry in enumerate(entries):
         key = f"instances[{i}]"
         if isinstance(entry, dict) and "library" in entry:
-            names += _library_instances(entry, key)
+            names += _library_instances(entry, key, counted)
         elif isinstance(entry, dict):
             for g in _generated(entry, key):
                 generated.append(g)
@@ -295,15 +296,21 @@ def expand_instances(entries: list, files: dict[str, instances.Instance] | None 
     return list(dict.fromkeys(names)), generated
 
 
-def _library_instances(entry: dict, key: str) -> list[str]:
-    """The benchmark library's instances of the entry's band(s) and families (all where none are named)."""
+def _library_instances(entry: dict, key: str, counted: bool | None = None) -> list[str]:
+    """The benchmark library's instances of the entry's band(s) and families (all where none
+    are named): its questions to solve, or where `counted` is given its counting questions
+    (up to symmetry where `counted` is True)."""
     bands = [entry["library"]] if isinstance(entry["library"], str) else list(entry["library"])
     try:
-        chosen = library.library_entries(bands, entry.get("families"))
+        chosen = library.library_entries(bands, entry.get("families"), ("solve",) if counted is None else ("count",))
     except UserError as error:
         raise ConfigError(key, str(error)) from None
+    what = "instance"
+    if counted is not None:
+        chosen = [e for e in chosen if e.up_to_symmetry == counted]
+        what = "counting question" + (" up to symmetry" if counted else " of all solutions")
     if not chosen:
-        raise ConfigError(key, f"the library has no {' or '.join(bands)} instance"
+        raise ConfigError(key, f"the library has no {' or '.join(bands)} {what}"
                                + (f" of {', '.join(entry['families'])}" if entry.get("families") else ""))
     return [e.name for e in chosen]
 
@@ -579,7 +586,8 @@ def environment(config: dict, root: Path) -> dict:
         except metadata.PackageNotFoundError:
             versions[package] = None
     solver_versions = {}
-    for name in config["solvers"]:
+    counting = (config.get("counts") or {}).get("solvers", [])
+    for name in dict.fromkeys([*config["solvers"], *counting]):  # a solver that only counts is recorded too
         ok, detail = solver_status(name)
         solver_versions[name] = detail if ok else f"not installed ({detail})"
     return {

@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from pyomo_puzzles import api
-from pyomo_puzzles.core import instances, registry
+from pyomo_puzzles.core import instances, library, registry
 from pyomo_puzzles.core.files import data_file_yaml, remove_temporaries, write_atomic, write_json_atomic, write_text_atomic
 from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
 from pyomo_puzzles.core.isolation import Interrupted
@@ -195,10 +195,16 @@ def count_to_record(smk: Any) -> None:
 
 
 def _finish_count(smk: Any, instance, result: dict, up_to_symmetry: bool) -> None:
+    """Write the count's record with the known figures: the data file's, else the benchmark
+    library's reference count."""
     known = instance.raw.get("known", {}) or {}
     result.pop("representatives", None)
     result["known_solutions"] = known.get("solutions")
     result["known_classes"] = known.get("solutions_up_to_symmetry") if up_to_symmetry else None
+    reference = library.reference_count(instance.name, up_to_symmetry)
+    if result["known_solutions"] is None and reference is not None:
+        result["known_solutions"] = reference.solutions
+        result["known_classes"] = reference.classes if up_to_symmetry else None
     agree = None
     if result.get("complete") and result["known_solutions"] is not None:
         agree = result["solutions"] == result["known_solutions"] and (

@@ -51,13 +51,14 @@ SETS_OF_ONE_SET_TILINGS = {
 """Two or three sets of the pentominoes on a board that tilings of one set fill side by side."""
 
 
-def catalogue_items() -> list[dict]:
-    """Every catalogue entry, read with plain YAML (not through `core.library`)."""
+def catalogue_items(question: str | None = "solve") -> list[dict]:
+    """Every catalogue entry asking `question` (solve, count; None: both), read with plain YAML
+    (not through `core.library`)."""
     items = []
     for fam in registry.families().values():
         if fam.library is not None:
             items += [dict(item, family=fam.name) for item in yaml.safe_load(fam.library.read_text())["instances"]]
-    return items
+    return [i for i in items if question is None or i.get("question", "solve") == question]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
@@ -104,8 +105,47 @@ def test_reference_answers_agree_with_the_independent_ground_truth():
             assert len(entry.sources) >= 2, f"{entry.name}: one source only"  # two independent methods
 
 
+PUBLISHED_COUNTS = {"packing/l_tromino_cube": (5328, 111), "packing/soma_cube": (11520, 240),
+                    "packing/pentominoes/3x20": (8, 2), "packing/pentominoes/4x15": (1472, 368),
+                    "packing/pentominoes/5x12": (4040, 1010), "packing/pentominoes/6x10": (9356, 2339),
+                    "packing/iq_twist/empty": (5992, 1498), "instant_insanity/parker_brothers": (8, 2)}
+"""(solutions, up to symmetry) from ground_truth.md: exhaustive search or exact cover, and published."""
+
+
+def test_every_counting_answer_is_the_published_count():
+    counts = library.library_entries(questions=("count",))
+    assert {e.family for e in counts} == {"packing", "instant_insanity"} and len(counts) >= 6
+    for entry in counts:
+        if entry.name in PUBLISHED_COUNTS:
+            assert (entry.answer.solutions, entry.answer.classes) == PUBLISHED_COUNTS[entry.name], entry.name
+        else:  # the design questions: the exhaustive census of cube sets (design.py) wrote them into the file
+            known = instances.load(entry.name).raw["known"]
+            assert (entry.answer.solutions, entry.answer.classes) == (known["solutions"],
+                                                                      known["solutions_up_to_symmetry"]), entry.name
+        assert entry.up_to_symmetry and len(entry.sources) >= 3, entry.name  # two counting methods and the figure
+    soma = library.reference_count("packing/soma_cube", up_to_symmetry=True)
+    assert (soma.solutions, soma.classes) == (11520, 240)
+    assert library.reference_count("packing/soma_cube", up_to_symmetry=False).solutions == 11520
+    assert library.reference_answer("packing/soma_cube") is None or \
+        library.reference_answer("packing/soma_cube").solutions is None  # the solve question's, not the count's
+
+
+def test_an_experiment_counts_the_library_s_counting_questions_by_band():
+    from pyomo_puzzles.experiment import count_jobs
+
+    config = {"counts": {"instances": [{"library": "medium", "families": ["packing"]}], "formulations": ["placement"],
+                         "solvers": ["scip"], "methods": ["native"], "up_to_symmetry": True, "time_limit": 60}}
+    medium = {i["name"] for i in catalogue_items("count") if i["band"] == "medium" and i["family"] == "packing"}
+    assert "packing/soma_cube" in medium
+    jobs = count_jobs(config, report=lambda _: None)
+    assert {j.instance for j in jobs} == medium and {(j.solver, j.method) for j in jobs} == {("scip", "native")}
+    config["counts"]["up_to_symmetry"] = False  # the library counts up to symmetry only
+    with pytest.raises(ConfigError, match=r"counts\.instances\[0\].*no medium counting question of all solutions"):
+        count_jobs(config, report=lambda _: None)
+
+
 def test_every_band_agrees_with_its_calibrated_times():
-    for item in catalogue_items():
+    for item in catalogue_items(None):
         solved = [t for t in item["times"].values() if t is not None]
         best = min(solved) if solved else None
         if item["band"] == "easy":
@@ -119,7 +159,10 @@ def test_every_band_agrees_with_its_calibrated_times():
         assert item["calibration"]["threads"] == 1 and item["calibration"]["solvers"]
         if item["band"] != "easy":  # a method left out might have been quicker: only easy cannot be lowered
             formulations = {method.split("/")[1] for method in item["times"]}
-            assert {f"{s}/{f}" for s in OPEN_SOURCE_MIP_SOLVERS for f in formulations} <= set(item["times"]), item["name"]
+            expected = {f"{s}/{f}" for s in OPEN_SOURCE_MIP_SOLVERS for f in formulations}
+            if item.get("question") == "count":  # every solver by no-good cuts, SCIP by its own counter too
+                expected = {f"{m}/nogood" for m in expected} | {f"scip/{f}/native" for f in formulations}
+            assert expected <= set(item["times"]), item["name"]
         floor = {"easy": 0, "medium": 1, "hard": 60, "beyond": 600}[item["band"]]
         for method, limit in item["calibration"].get("limits", {}).items():  # stopped early: not below the band
             assert item["times"][method] is not None or limit >= floor, (item["name"], method, limit)
@@ -128,13 +171,16 @@ def test_every_band_agrees_with_its_calibrated_times():
 def test_the_listing_counts_each_family_s_bands():
     done = cli("library")
     assert done.returncode == 0, done.stderr
-    expected = Counter((i["family"], i["band"]) for i in catalogue_items())
-    rows = {line.split()[0]: [int(n) for n in line.split()[1:]] for line in done.stdout.splitlines()
-            if re.fullmatch(r"\s+[a-z_]+(\s+\d+){4}", line)}
-    assert rows == {family: [expected[family, band] for band in library.BANDS]
-                    for family in {i["family"] for i in catalogue_items()}}
-    for item in catalogue_items():
-        assert re.search(rf"^\s+{re.escape(item['name'])}\s+{item['band']}\s", done.stdout, re.M), item["name"]
+    items = catalogue_items(None)
+    expected = Counter((i["family"], i.get("question", "solve"), i["band"]) for i in items)
+    rows = {tuple(line.split()[:2]): [int(n) for n in line.split()[2:]] for line in done.stdout.splitlines()
+            if re.fullmatch(r"\s+[a-z_]+\s+(solve|count)(\s+\d+){4}", line)}
+    assert rows == {(family, question): [expected[family, question, band] for band in library.BANDS]
+                    for family, question, _ in expected}
+    for item in items:
+        label = item["name"] + (" (count up to symmetry)" if item.get("up_to_symmetry") else
+                                " (count)" if item.get("question") == "count" else "")
+        assert re.search(rf"^\s+{re.escape(label)}\s+{item['band']}\s", done.stdout, re.M), label
 
 
 def test_the_reference_file_states_every_answer(tmp_path):
@@ -143,10 +189,15 @@ def test_the_reference_file_states_every_answer(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = [line for line in solu.read_text().splitlines() if not line.startswith("#")]
     expected = []
-    for item in catalogue_items():
+    for item in catalogue_items(None):
         answer = item["answer"]
-        expected.append(f"=inf= {item['name']}" if answer["status"] == "infeasible"
-                        else f"=opt= {item['name']} {answer['objective']:g}")
+        if item.get("question") == "count":
+            expected.append(f"=count= {item['name']} {answer['solutions']}")
+            if "classes" in answer:
+                expected.append(f"=classes= {item['name']} {answer['classes']}")
+        else:
+            expected.append(f"=inf= {item['name']}" if answer["status"] == "infeasible"
+                            else f"=opt= {item['name']} {answer['objective']:g}")
     assert sorted(lines) == sorted(expected)
 
 
@@ -269,6 +320,9 @@ def test_the_shipped_library_configuration_plans_every_library_instance(tmp_path
     names, _ = expand_instances(yaml.safe_load(config.read_text())["instances"])
     assert set(names) == {i["name"] for i in catalogue_items()}
     assert "solve_batch" in done.stdout
+    counted, _ = expand_instances(yaml.safe_load(config.read_text())["counts"]["instances"], counted=True)
+    assert set(counted) == {i["name"] for i in catalogue_items("count")}
+    assert re.search(r"^count\s+\d+", done.stdout, re.M)  # the counting questions' jobs, in the job stats
 
 
 def _run(instance: str, solver: str, status: str = "optimal", build: float = 0.5, call: float = 1.0,
@@ -368,3 +422,118 @@ def test_a_band_above_easy_needs_every_calibration_solver_on_every_formulation_r
     both = pd.concat([alone, pd.DataFrame([_run("p/m", "B", build=1.0, call=4.0)])], ignore_index=True)
     entry = {c.instance: c for c in calibrate(both, facts, solvers=["A", "B"])}["p/m"].entry
     assert entry["band"] == "medium" and entry["times"] == {"A/f": 2.0, "B/f": 5.0}
+
+
+def _count_item(**changes) -> dict:
+    """A counting question as a catalogue states it (the L-tromino cube: 5,328 tilings, 111 up
+    to its 48 symmetries, ground_truth.md)."""
+    item = {"name": "packing/l_tromino_cube", "question": "count", "up_to_symmetry": True, "band": "medium",
+            "times": {"highs/placement/nogood": 1.6, "scip/placement/native": None},
+            "calibration": {"command": "c", "machine": "m", "solvers": {"highs": "1"}, "threads": 1,
+                            "time_limit": 120.0, "measure": "count", "date": "2026-11-26"},
+            "answer": {"status": "optimal", "objective": 0, "solutions": 5328, "classes": 111},
+            "sources": ["highs/placement/nogood (complete count)", "dlx/dlx/native (complete count)"]}
+    item.update(changes)
+    return item
+
+
+def test_a_counting_question_is_an_entry_of_its_own_beside_the_solve_question(tmp_path):
+    path = tmp_path / "library.yaml"
+    solve = next(i for i in yaml.safe_load(registry.family("packing").library.read_text())["instances"]
+                 if i["name"] == "packing/l_tromino_cube")
+    path.write_text(yaml.safe_dump({"instances": [solve, _count_item()]}))
+    entries = library.read_catalogue("packing", path)
+    count = next(e for e in entries if e.question == "count")
+    assert (count.up_to_symmetry, count.answer.solutions, count.answer.classes) == (True, 5328, 111)
+    assert count.label == "packing/l_tromino_cube (count up to symmetry)"
+    assert count.answer_text == "5328 solutions (111 up to symmetry)" and count.best == ("highs/placement/nogood", 1.6)
+    lines = library.solu_text(list(entries)).splitlines()
+    assert "=count= packing/l_tromino_cube 5328" in lines and "=classes= packing/l_tromino_cube 111" in lines
+    assert "=opt= packing/l_tromino_cube 0" in lines
+    twice = tmp_path / "twice.yaml"  # another file: catalogues are read once per path
+    twice.write_text(yaml.safe_dump({"instances": [_count_item(), _count_item()]}))
+    with pytest.raises(DataError, match=r"instances\[1\]\.name.*\(count up to symmetry\)' is listed twice"):
+        library.read_catalogue("packing", twice)
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"times": {"highs/placement": 1.6}}, "times"),                      # a solve method in a count
+    ({"answer": {"status": "optimal", "objective": 0}}, "answer.solutions"),
+    ({"answer": {"status": "optimal", "objective": 0, "solutions": 5328}}, "answer.classes"),
+    ({"question": "solve", "times": {"highs/placement": 1.6}}, "up_to_symmetry"),
+    ({"calibration": dict(_count_item()["calibration"], measure="build_and_solve")}, "calibration.measure"),
+])
+def test_a_wrong_counting_question_is_refused_naming_its_field(tmp_path, changes, field):
+    path = tmp_path / "library.yaml"
+    path.write_text(yaml.safe_dump({"instances": [_count_item(**changes)]}))
+    with pytest.raises(DataError) as error:
+        library.read_catalogue("packing", path)
+    assert f"field 'instances[0].{field}'" in str(error.value)
+
+
+def _count(instance: str, solver: str, method: str = "nogood", elapsed: float = 2.0, complete: bool = True,
+           solutions: int = 8, classes: int = 2, digest: str = "d1", formulation: str = "f") -> dict:
+    """A count record's columns as calibrate.py reads them (by hand: the calibration's rules)."""
+    return {"instance": instance, "formulation": formulation, "solver": solver, "method": method,
+            "up_to_symmetry": True, "complete": complete, "solutions": solutions, "classes": classes,
+            "digest": digest, "elapsed": elapsed, "known_solutions": 8, "known_classes": 2}
+
+
+def test_counting_questions_are_banded_by_the_calibration_s_counting_methods_only():
+    """p/m: a counts in 2.0 s and b's own enumeration in 1.5 s (medium by b); a dancing-links
+    count in 0.01 s is a source, never a time. p/x: b's native count did not run: no entry.
+    p/d: two complete counts with different digests: no entry. p/u: nothing finished."""
+    import pandas as pd
+
+    from pyomo_puzzles.core.library import SCHEMA
+    from pyomo_puzzles.report.calibration import calibrate_counts
+
+    methods_of = {"a": ("nogood",), "b": ("nogood", "native")}
+    rows = [_count("p/m", "a"), _count("p/m", "b", elapsed=30.0, complete=False), _count("p/m", "b", "native", 1.5),
+            _count("p/m", "dlx", "native", 0.01, formulation="dlx"),
+            _count("p/x", "a"), _count("p/x", "b"),
+            _count("p/d", "a"), _count("p/d", "b"), _count("p/d", "b", "native", digest="d2"),
+            _count("p/u", "a", complete=False), _count("p/u", "b", complete=False), _count("p/u", "b", "native",
+                                                                                           complete=False)]
+    facts = {name: {"command": "c", "machine": "m", "solvers": {"a": "1"}, "threads": 1, "time_limit": 120.0,
+                    "measure": "build_and_solve", "date": "2026-11-26"} for name in ("p/m", "p/x", "p/d", "p/u")}
+    found = {c.instance: c for c in calibrate_counts(pd.DataFrame(rows), facts, methods_of)}
+    entry = found["p/m"].entry
+    assert entry["band"] == "medium" and entry["question"] == "count" and entry["up_to_symmetry"] is True
+    assert entry["times"] == {"a/f/nogood": 2.0, "b/f/native": 1.5, "b/f/nogood": None}
+    assert entry["answer"] == {"status": "optimal", "objective": 0, "solutions": 8, "classes": 2}
+    assert "dlx/dlx/native (complete count)" in entry["sources"] and len(entry["sources"]) == 4  # + the data file
+    assert entry["calibration"]["measure"] == "count"
+    import jsonschema
+
+    jsonschema.validate({"instances": [entry]}, SCHEMA)
+    assert found["p/x"].entry is None and "b/f/native did not count it" in found["p/x"].skipped
+    assert found["p/d"].entry is None and "disagree" in found["p/d"].skipped
+    assert found["p/u"].entry is None and "within 120 s" in found["p/u"].skipped
+
+
+def test_a_staged_count_calibration_names_the_lower_limits_and_refuses_one_cut_short():
+    """Stage 1: b's counter finishes p/h in 127.7 s (limit 600); stage 2: every other method with
+    the hard band's lower edge (60 s) as its limit, b's counter again among them (unfinished):
+    hard by b, the others' limits named. A method stopped at 30 s might have been quicker than
+    60 s: no entry."""
+    import pandas as pd
+
+    from pyomo_puzzles.report.calibration import calibrate_counts
+
+    methods_of = {"a": ("nogood",), "b": ("nogood", "native")}
+    facts = {"p/h": {"command": "c", "machine": "m", "solvers": {"a": "1"}, "threads": 1, "time_limit": 600.0,
+                     "date": "2026-11-26"}}
+
+    def calibrated(a_limit: float):
+        rows = [{**_count("p/h", "b", "native", 127.7), "time_limit": 600.0},
+                {**_count("p/h", "b", "native", 60.0, complete=False), "time_limit": 60.0},
+                {**_count("p/h", "b", "nogood", 60.0, complete=False), "time_limit": 60.0},
+                {**_count("p/h", "a", "nogood", a_limit, complete=False), "time_limit": a_limit}]
+        return calibrate_counts(pd.DataFrame(rows), facts, methods_of)[0]
+
+    entry = calibrated(60.0).entry
+    assert entry["band"] == "hard" and entry["times"] == {"a/f/nogood": None, "b/f/native": 127.7, "b/f/nogood": None}
+    assert entry["calibration"]["limits"] == {"a/f/nogood": 60.0, "b/f/nogood": 60.0}
+    short = calibrated(30.0)
+    assert short.entry is None and "a/f/nogood counted with a limit of 30 s" in short.skipped

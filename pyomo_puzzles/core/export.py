@@ -88,11 +88,13 @@ best of open-source MIP solvers (threads 1, building the model and solving it): 
 - `<family>/<instance>.<formulation>.mps`: one model per instance and formulation (free
   MPS with readable names, written by Pyomo). Formulations solved as a sequence of models
   are not exported.
-- `library.solu`: the reference answers (`=opt= NAME OBJECTIVE`, `=inf= NAME`, and
-  `=count= NAME N` for counting questions), one per instance, whatever the formulation:
-  every formulation of an instance has the same optimum.
-- `library.tsv`: instance, family, band, the virtual best's time and method, the answer,
-  and the independent methods that gave it.
+- `library.solu`: the reference answers (`=opt= NAME OBJECTIVE`, `=inf= NAME`, and for
+  counting questions `=count= NAME N` solutions and `=classes= NAME N` up to the puzzle's
+  symmetries), one per instance and question, whatever the formulation: every formulation
+  of an instance has the same optimum. A counting question asks for every solution of the
+  same model (enumerate them, e.g. with no-good cuts, and count).
+- `library.tsv`: instance, family, question (solve, count, count up to symmetry), band, the
+  virtual best's time and method, the answer, and the independent methods that gave it.
 
 Written by `pyomo-puzzles library --export DIR` (pyomo-puzzles {version}).
 """
@@ -104,25 +106,26 @@ def export_library(entries: list, out_dir: Path, version: str) -> tuple[list[Pat
     and a README. Returns the files written and what was left out, with why."""
     out_dir = Path(out_dir)
     written, left_out = [], []
-    for entry in entries:
-        instance = instances.load(entry.name)
+    for name_of_instance in dict.fromkeys(e.name for e in entries):  # a count and a solve question: one model
+        instance = instances.load(name_of_instance)
         for name, form in instance.family.formulations.items():
             why = "solved as a sequence of models" if form.stages is not None else form.applies_to(instance.spec)
             if why:
-                left_out.append(f"{entry.name} / {name}: {why}")
+                left_out.append(f"{instance.name} / {name}: {why}")
                 continue
-            for path in export(instance, name, out_dir / entry.family, ("mps",)):
-                target = path.with_name(path.name.removeprefix(f"{entry.family}__"))
+            for path in export(instance, name, out_dir / instance.family.name, ("mps",)):
+                target = path.with_name(path.name.removeprefix(f"{instance.family.name}__"))
                 path.replace(target)
                 written.append(target)
     solu = out_dir / "library.solu"
     write_text_atomic(solu, library.solu_text(entries))
     index = out_dir / "library.tsv"
-    rows = ["instance\tfamily\tband\tbest_seconds\tbest_method\tanswer\tsources"]
+    rows = ["instance\tfamily\tquestion\tband\tbest_seconds\tbest_method\tanswer\tsources"]
     for entry in entries:
         best = entry.best
-        rows.append("\t".join([entry.name, entry.family, entry.band, "" if best is None else f"{best[1]:g}",
-                               "" if best is None else best[0], entry.answer.text(), "; ".join(entry.sources)]))
+        question = "count up to symmetry" if entry.up_to_symmetry else entry.question
+        rows.append("\t".join([entry.name, entry.family, question, entry.band, "" if best is None else f"{best[1]:g}",
+                               "" if best is None else best[0], entry.answer_text, "; ".join(entry.sources)]))
     write_text_atomic(index, "\n".join(rows) + "\n")
     readme = out_dir / "README.md"
     write_text_atomic(readme, LIBRARY_README.format(version=version))

@@ -20,8 +20,17 @@ about each:
   ``status: infeasible``; ``solutions`` where the instance is a counting question), and
   ``sources``: the independent methods (or published figure, or proof) that gave it.
 
+An entry is a question about its instance: ``question: solve`` (the default: find an optimum
+or prove there is none) or ``question: count`` (enumerate every solution, with
+``up_to_symmetry`` saying whether the count is of the family's symmetry classes). A counting
+entry's times are each counting method's (``solver/formulation/method``, ``method`` being
+``nogood`` or ``native``: `core.counting`), measured by the count's own clock (``measure:
+count``: building the model and every solve, start-up excluded), and its answer states
+``solutions`` (and ``classes`` up to symmetry). One instance may be in the library once per
+question.
+
 `solu_text` writes the whole library's answers as one reference file in the spirit of
-MIPLIB's ``.solu`` (``=opt=``, ``=inf=``, and ``=count=`` for counts).
+MIPLIB's ``.solu`` (``=opt=``, ``=inf=``, and ``=count=`` and ``=classes=`` for counts).
 """
 
 from __future__ import annotations
@@ -41,7 +50,12 @@ BAND_LIMITS = {"easy": 1.0, "medium": 60.0, "hard": 600.0}
 BAND_FLOOR = {"easy": 0.0, "medium": BAND_LIMITS["easy"], "hard": BAND_LIMITS["medium"], "beyond": BAND_LIMITS["hard"]}
 """The virtual best's time (seconds) from which an instance is in the band."""
 
-_METHOD = {"type": "string", "pattern": "^[a-z0-9_:.-]+/[a-z0-9_]+$"}
+QUESTIONS = ("solve", "count")
+"""What a library entry asks of its instance: an optimum (or a proof of none), or every solution."""
+COUNT_METHODS = ("nogood", "native")
+"""How a solver counts (`core.counting`): a solve per solution with no-good cuts, or its own enumeration."""
+
+_METHOD = {"type": "string", "pattern": "^[a-z0-9_:.-]+/[a-z0-9_]+(/(nogood|native))?$"}
 _CALIBRATION = {
     "type": "object",
     "additionalProperties": False,
@@ -54,7 +68,7 @@ _CALIBRATION = {
         "time_limit": {"type": "number", "exclusiveMinimum": 0},
         "limits": {"type": "object", "minProperties": 1, "propertyNames": _METHOD,
                    "additionalProperties": {"type": "number", "exclusiveMinimum": 0}},
-        "measure": {"enum": ["solver", "build_and_solve", "wall"]},
+        "measure": {"enum": ["solver", "build_and_solve", "wall", "count"]},
         "date": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
         "framework_version": {"type": "string"},
     },
@@ -72,6 +86,8 @@ SCHEMA = {
                 "required": ["name", "band", "times", "calibration", "answer", "sources"],
                 "properties": {
                     "name": {"type": "string", "pattern": "^[a-z_][a-z0-9_]*/[A-Za-z0-9_./-]+$"},
+                    "question": {"enum": list(QUESTIONS), "default": "solve"},
+                    "up_to_symmetry": {"type": "boolean", "description": "a count of symmetry classes"},
                     "band": {"enum": list(BANDS)},
                     "times": {"type": "object", "minProperties": 1,
                               "propertyNames": _METHOD,
@@ -85,6 +101,7 @@ SCHEMA = {
                             "status": {"enum": ["optimal", "infeasible"]},
                             "objective": {"type": "number"},
                             "solutions": {"type": "integer", "minimum": 0},
+                            "classes": {"type": "integer", "minimum": 0},
                         },
                     },
                     "sources": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
@@ -99,14 +116,18 @@ SCHEMA = {
 @dataclass(frozen=True)
 class Answer:
     """A reference answer: ``optimal`` with its objective, or ``infeasible``; the number of
-    solutions where the instance is a counting question."""
+    solutions (and of their symmetry classes) where the instance is a counting question."""
 
     status: str
     objective: float | None = None
     solutions: int | None = None
+    classes: int | None = None
 
     def text(self) -> str:
-        """"optimal 10", "infeasible", "optimal 0, 2339 solutions"."""
+        """"optimal 10", "infeasible", "optimal 0, 2339 solutions"; a count: "9356 solutions
+        (2339 up to symmetry)"."""
+        if self.classes is not None:
+            return f"{self.solutions} solutions ({self.classes} up to symmetry)"
         words = self.status if self.objective is None else f"{self.status} {_number(self.objective)}"
         return words if self.solutions is None else f"{words}, {self.solutions} solutions"
 
@@ -123,6 +144,27 @@ class Entry:
     sources: tuple[str, ...]
     calibration: dict = field(compare=False)
     catalogue: Path = field(compare=False)
+    question: str = "solve"
+    up_to_symmetry: bool = False
+
+    @property
+    def key(self) -> tuple[str, str, bool]:
+        """What makes the entry one of its catalogue: its instance and its question."""
+        return self.name, self.question, self.up_to_symmetry
+
+    @property
+    def label(self) -> str:
+        """The instance, and the question where it is a count: "packing/soma_cube (count up to symmetry)"."""
+        if self.question == "solve":
+            return self.name
+        return f"{self.name} (count{' up to symmetry' if self.up_to_symmetry else ''})"
+
+    @property
+    def answer_text(self) -> str:
+        """The answer in words: "optimal 10", "infeasible", "5328 solutions (111 up to symmetry)"."""
+        if self.question == "count" and self.answer.classes is None:
+            return f"{self.answer.solutions} solutions"
+        return self.answer.text()
 
     @property
     def best(self) -> tuple[str, float] | None:
@@ -165,24 +207,46 @@ def read_catalogue(family: str, path: Path) -> tuple[Entry, ...]:
         answer = Answer(**item["answer"])
         if answer.status == "optimal" and answer.objective is None:
             raise DataError(path, f"{where}.answer.objective", "an optimal answer states its objective")
+        question = item.get("question", "solve")
+        _check_question(path, where, item, question, answer)
         entry = Entry(family, item["name"], item["band"], dict(item["times"]), answer, tuple(item["sources"]),
-                      item["calibration"], path)
+                      item["calibration"], path, question, bool(item.get("up_to_symmetry", False)))
         measured = band_of(entry.best[1] if entry.best else None, item["calibration"]["time_limit"])
         if measured != entry.band:
             raise DataError(path, f"{where}.band", f"{entry.band!r}, but its calibrated times make it {measured!r}")
         entries.append(entry)
-    names = [e.name for e in entries]
-    if len(set(names)) != len(names):
-        twice = next(n for n in names if names.count(n) > 1)
-        raise DataError(path, f"instances[{names.index(twice, names.index(twice) + 1)}].name",
-                        f"{twice!r} is listed twice")
+    keys = [e.key for e in entries]
+    if len(set(keys)) != len(keys):
+        twice = next(k for k in keys if keys.count(k) > 1)
+        raise DataError(path, f"instances[{keys.index(twice, keys.index(twice) + 1)}].name",
+                        f"{entries[keys.index(twice)].label!r} is listed twice")
     return tuple(entries)
 
 
-def library_entries(bands: list[str] | None = None, families: list[str] | None = None) -> list[Entry]:
-    """The library's instances, by family and then by band and name; only those of `bands`
-    and `families` where given (an unknown band or a family without a catalogue is a
-    `UserError`)."""
+def _check_question(path: Path, where: str, item: dict, question: str, answer: Answer) -> None:
+    """A counting entry times counting methods and states its count; a solve entry neither."""
+    counting = question == "count"
+    for method in item["times"]:
+        if (method.count("/") == 2) != counting:
+            raise DataError(path, f"{where}.times", f"{method!r}: a {question} entry's methods are "
+                            + ("solver/formulation/method (nogood or native)" if counting else "solver/formulation"))
+    if counting and answer.solutions is None:
+        raise DataError(path, f"{where}.answer.solutions", "a counting entry states its number of solutions")
+    if counting and item.get("up_to_symmetry") and answer.classes is None:
+        raise DataError(path, f"{where}.answer.classes", "a count up to symmetry states its number of classes")
+    if not counting and "up_to_symmetry" in item:
+        raise DataError(path, f"{where}.up_to_symmetry", "only a counting entry (question: count) counts up to "
+                        "symmetry")
+    if counting and (item["calibration"]["measure"] == "count") is not True:
+        raise DataError(path, f"{where}.calibration.measure", "a counting entry is measured by the count's clock "
+                        "(count)")
+
+
+def library_entries(bands: list[str] | None = None, families: list[str] | None = None,
+                    questions: tuple[str, ...] = ("solve",)) -> list[Entry]:
+    """The library's entries asking one of `questions` (by default the solve questions), by
+    family and then by band and name; only those of `bands` and `families` where given (an
+    unknown band or a family without a catalogue is a `UserError`)."""
     files = catalogue_files()
     for band in bands or []:
         if band not in BANDS:
@@ -196,8 +260,9 @@ def library_entries(bands: list[str] | None = None, families: list[str] | None =
         if families and name not in families:
             continue
         entries = read_catalogue(name, path)
-        chosen += [e for e in entries if not bands or e.band in bands]
-    return sorted(chosen, key=lambda e: (e.family, BANDS.index(e.band), e.name))
+        chosen += [e for e in entries if (not bands or e.band in bands) and e.question in questions]
+    return sorted(chosen, key=lambda e: (e.family, QUESTIONS.index(e.question), BANDS.index(e.band), e.name,
+                                         e.up_to_symmetry))
 
 
 def reference_answer(name: str) -> Answer | None:
@@ -205,20 +270,40 @@ def reference_answer(name: str) -> Answer | None:
     family = registry.find(name.partition("/")[0])  # that family only: no other plugin is imported
     if family is None or family.library is None:
         return None
-    return next((e.answer for e in read_catalogue(family.name, family.library) if e.name == name), None)
+    return next((e.answer for e in read_catalogue(family.name, family.library)
+                 if e.name == name and e.question == "solve"), None)
+
+
+def reference_count(name: str, up_to_symmetry: bool) -> Answer | None:
+    """The library's reference count of the instance `name` (of its symmetry classes where
+    `up_to_symmetry`, which also states all its solutions; else of all solutions), or None."""
+    family = registry.find(name.partition("/")[0])
+    if family is None or family.library is None:
+        return None
+    counts = [e for e in read_catalogue(family.name, family.library) if e.name == name and e.question == "count"]
+    fitting = [e.answer for e in counts if e.up_to_symmetry == up_to_symmetry]
+    if not up_to_symmetry:  # a count of classes states all the solutions too
+        fitting += [e.answer for e in counts if e.up_to_symmetry]
+    return fitting[0] if fitting else None
 
 
 def solu_text(entries: list[Entry]) -> str:
     """The reference answers as a MIPLIB-style ``.solu`` file: ``=opt= NAME OBJECTIVE`` or
-    ``=inf= NAME``, and ``=count= NAME N`` for counting questions (this library's own line)."""
+    ``=inf= NAME``, and for counting questions (this library's own lines) ``=count= NAME N``
+    (all solutions) and ``=classes= NAME N`` (up to the family's symmetries)."""
     lines = ["# pyomo-puzzles benchmark library: reference answers (=opt= optimal objective, =inf= infeasible,",
-             "# =count= number of solutions). Names are the instances' (family/stem).",
+             "# =count= number of solutions, =classes= number of solutions up to the family's symmetries).",
+             "# Names are the instances' (family/stem).",
              "# Feasibility questions are stated with objective 0 (their models minimise a constant)."]
     for entry in entries:
-        if entry.answer.status == "infeasible":
+        if entry.question == "count":
+            lines.append(f"=count= {entry.name} {entry.answer.solutions}")
+            if entry.answer.classes is not None:
+                lines.append(f"=classes= {entry.name} {entry.answer.classes}")
+        elif entry.answer.status == "infeasible":
             lines.append(f"=inf= {entry.name}")
         else:
             lines.append(f"=opt= {entry.name} {_number(entry.answer.objective)}")
-        if entry.answer.solutions is not None:
-            lines.append(f"=count= {entry.name} {entry.answer.solutions}")
-    return "\n".join(lines) + "\n"
+            if entry.answer.solutions is not None:
+                lines.append(f"=count= {entry.name} {entry.answer.solutions}")
+    return "\n".join(dict.fromkeys(lines)) + "\n"

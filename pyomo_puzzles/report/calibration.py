@@ -191,3 +191,87 @@ def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Sta
                  "answer": answer, "sources": sources + ([known] if known else [])}
         found.append(Calibrated(instance, entry))
     return found
+
+
+def calibrate_counts(counts: pd.DataFrame, calibrations: dict[str, dict],
+                     methods_of: dict[str, tuple[str, ...]]) -> list[Calibrated]:
+    """One `Calibrated` counting question per instance of a table of count records (one row
+    each: instance, formulation, solver, method, up_to_symmetry, complete, solutions, classes,
+    digest, elapsed, known_solutions, known_classes).
+
+    A row's ``time_limit`` (where the table has one) is the limit it was counted with: as for
+    solving, a method given a lower limit than the calibration's is named in ``limits``, and one
+    that did not finish within a limit below the band's lower edge leaves the question out.
+    `methods_of` names the calibration's solvers and the counting methods each has (e.g.
+    ``{"scip": ("nogood", "native"), "highs": ("nogood",)}``): their complete counts make the
+    times (the count's own clock) and the band, and above ``easy`` every one of them must have
+    counted on every formulation counted. Any other solver's count (dancing links, CP-SAT) is
+    a witness: a source of the answer, never a time. Every complete count must agree on the
+    solutions, the classes and the digest of the set found (`core.counting`)."""
+    found = []
+    for instance, group in counts.groupby("instance", sort=True):
+        calibration = calibrations[instance]
+        limit = float(calibration["time_limit"])
+        symmetric = bool(group["up_to_symmetry"].fillna(False).astype(bool).any())
+        complete = group[group["complete"].map(lambda done: done is True or done == 1)]
+        answers = {(int(r.solutions), None if pd.isna(r.classes) or not symmetric else int(r.classes), r.digest)
+                   for r in complete.itertuples()}
+        if len(answers) > 1:
+            found.append(Calibrated(instance, None, "the complete counts disagree: " + "; ".join(
+                f"{s} solutions ({c} classes, digest {str(d)[:12]})" for s, c, d in sorted(answers, key=str))))
+            continue
+        timed = group[group["solver"].isin(methods_of)]
+        times, lower = _count_times(timed, complete.index, limit)
+        answered = [t for t in times.values() if t is not None]
+        band = band_of(min(answered) if answered else None, limit)
+        if band == "unknown" or not answers:
+            found.append(Calibrated(instance, None, f"no counting method of the calibration finished within {limit:g} s"
+                                    if band == "unknown" else "no count finished, and the library takes no "
+                                    "count without one"))
+            continue
+        ran = set(zip(timed["solver"], timed["formulation"], timed["method"]))
+        missing = [f"{solver}/{formulation}/{method}" for formulation in sorted(set(timed["formulation"]))
+                   for solver, methods in sorted(methods_of.items()) for method in methods
+                   if (solver, formulation, method) not in ran] if band != "easy" else []
+        if missing:
+            found.append(Calibrated(instance, None, f"{', '.join(missing)} did not count it: one might have been "
+                                                    f"quicker than the {band} band's best; run every method"))
+            continue
+        short = _cut_short(times, lower, band)
+        if short:
+            found.append(Calibrated(instance, None, f"{short} counted with a limit of {lower[short]:g} s and did not "
+                                                    f"finish, below the {band} band's lower edge of "
+                                                    f"{BAND_FLOOR[band]:g} s: count again with at least that"))
+            continue
+        solutions, classes, _ = answers.pop()
+        sources = [f"{r.solver}/{r.formulation}/{r.method} (complete count)"
+                   for r in complete.sort_values(["solver", "formulation", "method"]).itertuples()]
+        known = group.iloc[0]
+        if not pd.isna(known.get("known_solutions")) and int(known["known_solutions"]) == solutions and (
+                classes is None or (not pd.isna(known.get("known_classes")) and int(known["known_classes"]) == classes)):
+            sources.append(f"the data file's known count ({solutions} solutions"
+                           + (f", {classes} up to symmetry)" if classes is not None else ")"))
+        answer = {"status": "optimal" if solutions else "infeasible", **({"objective": 0} if solutions else {}),
+                  "solutions": solutions, **({"classes": classes} if classes is not None else {})}
+        entry = {"name": instance, "question": "count", "up_to_symmetry": symmetric, "band": band, "times": times,
+                 "calibration": copy.deepcopy(dict(calibration, measure="count", **({"limits": lower} if lower else {}))),
+                 "answer": answer,
+                 "sources": sources}
+        found.append(Calibrated(instance, entry))
+    return found
+
+
+def _count_times(timed: pd.DataFrame, complete: pd.Index, limit: float) -> tuple[dict[str, float | None], dict[str, float]]:
+    """Each counting method's time (its quickest complete count; None: none finished) and the
+    methods whose every count had a lower limit than the calibration's (method: that limit). A
+    method counted in two stages (at 600 s, then again with the band's edge) keeps its complete count."""
+    times: dict[str, float | None] = {}
+    lower: dict[str, float] = {}
+    for (solver, formulation, method), rows in timed.groupby(["solver", "formulation", "method"], sort=True):
+        name = f"{solver}/{formulation}/{method}"
+        done = rows[rows.index.isin(complete)]
+        times[name] = round(float(done["elapsed"].min()), 4) if len(done) else None
+        own = float(pd.to_numeric(rows["time_limit"], errors="coerce").max()) if "time_limit" in rows else limit
+        if own < limit:
+            lower[name] = own
+    return times, lower

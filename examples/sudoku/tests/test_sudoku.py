@@ -137,3 +137,28 @@ def test_the_generator_refuses_a_box_or_givens_it_cannot_make():
         sudoku(box=7)
     with pytest.raises(UserError, match="option givens must be between 0 and 81 for box 3, not 82"):
         sudoku(box=3, givens=82)
+    with pytest.raises(UserError, match=r"option changed must be between 0 and the givens \(5\), not 6"):
+        sudoku(box=3, givens=5, changed=6)
+
+
+def test_a_grid_with_changed_givens_is_answered_alike_by_the_search_and_both_formulations():
+    """`changed=1` gives one given another digit that clashes with no other given; whether the
+    grid still has a completion is then the question: the independent backtracking search and
+    HiGHS on both formulations must answer it alike (seed 1: none; seed 2: several completions)."""
+    from pyomo_puzzles_sudoku.generate import sudoku
+
+    for seed, solvable in ((1, False), (2, True)):
+        plain, changed = sudoku(seed=seed, box=3, givens=36), sudoku(seed=seed, box=3, givens=36, changed=1)
+        differ = [(r, c) for r in range(9) for c in range(9) if plain["grid"][r][c] != changed["grid"][r][c]]
+        assert len(differ) == 1 and changed["grid"][differ[0][0]][differ[0][1]] != "."
+        for r in range(9):  # no two givens of a row, column or box clash
+            units = ([changed["grid"][r][c] for c in range(9)], [changed["grid"][c][r] for c in range(9)],
+                     [changed["grid"][r // 3 * 3 + i][r % 3 * 3 + j] for i in range(3) for j in range(3)])
+            assert all(len([d for d in unit if d != "."]) == len({d for d in unit if d != "."}) for unit in units)
+        assert changed["known"] == {"givens": 36} and "--option changed=1" in changed["source"]
+        assert bool(solutions(changed["grid"], box=3, up_to=1)) is solvable
+        instance = pp.from_data(changed, "changed.yaml")
+        for formulation in ("three_index", "candidates"):
+            record = pp.solve(instance, formulation=formulation, solver="highs", isolate=False)
+            assert record.status == ("optimal" if solvable else "infeasible"), (seed, formulation)
+            assert record.checked is (True if solvable else None)
