@@ -537,3 +537,17 @@ def test_a_staged_count_calibration_names_the_lower_limits_and_refuses_one_cut_s
     assert entry["calibration"]["limits"] == {"a/f/nogood": 60.0, "b/f/nogood": 60.0}
     short = calibrated(30.0)
     assert short.entry is None and "a/f/nogood counted with a limit of 30 s" in short.skipped
+
+
+def test_the_environment_record_names_the_solvers_that_only_count():
+    """A solver in `counts.solvers` alone is part of the experiment: its version is recorded
+    (the counting calibration's entries name it)."""
+    from pyomo_puzzles import experiment
+
+    schema = Path(__file__).resolve().parents[1] / "workflows/schemas/config.schema.yaml"
+    config = experiment.validate_config({"instances": ["packing/pentominoes/3x20"], "formulations": ["placement"],
+                                         "solvers": ["highs"], "counts": {
+                                             "instances": ["packing/pentominoes/3x20"], "formulations": ["placement"],
+                                             "solvers": ["scip", "dlx"]}}, schema)
+    solvers = experiment.environment(config, Path("."))["solvers"]
+    assert set(solvers) == {"highs", "scip", "dlx"} and solvers["scip"].startswith("SCIP ")

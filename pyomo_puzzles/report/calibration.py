@@ -244,21 +244,27 @@ def calibrate_counts(counts: pd.DataFrame, calibrations: dict[str, dict],
                                                     f"{BAND_FLOOR[band]:g} s: count again with at least that"))
             continue
         solutions, classes, _ = answers.pop()
-        sources = [f"{r.solver}/{r.formulation}/{r.method} (complete count)"
-                   for r in complete.sort_values(["solver", "formulation", "method"]).itertuples()]
-        known = group.iloc[0]
-        if not pd.isna(known.get("known_solutions")) and int(known["known_solutions"]) == solutions and (
-                classes is None or (not pd.isna(known.get("known_classes")) and int(known["known_classes"]) == classes)):
-            sources.append(f"the data file's known count ({solutions} solutions"
-                           + (f", {classes} up to symmetry)" if classes is not None else ")"))
         answer = {"status": "optimal" if solutions else "infeasible", **({"objective": 0} if solutions else {}),
                   "solutions": solutions, **({"classes": classes} if classes is not None else {})}
         entry = {"name": instance, "question": "count", "up_to_symmetry": symmetric, "band": band, "times": times,
                  "calibration": copy.deepcopy(dict(calibration, measure="count", **({"limits": lower} if lower else {}))),
-                 "answer": answer,
-                 "sources": sources}
+                 "answer": answer, "sources": _count_sources(group, complete, solutions, classes)}
         found.append(Calibrated(instance, entry))
     return found
+
+
+def _count_sources(group: pd.DataFrame, complete: pd.DataFrame, solutions: int, classes: int | None) -> list[str]:
+    """The methods whose complete counts gave the answer (each once), and the data file's known
+    count where it states the same."""
+    sources = [f"{r.solver}/{r.formulation}/{r.method} (complete count)"
+               for r in complete.sort_values(["solver", "formulation", "method"]).itertuples()]
+    known = group.iloc[0]
+    stated = not pd.isna(known.get("known_solutions")) and int(known["known_solutions"]) == solutions
+    if stated and (classes is None or (not pd.isna(known.get("known_classes"))
+                                       and int(known["known_classes"]) == classes)):
+        sources.append(f"the data file's known count ({solutions} solutions"
+                       + (f", {classes} up to symmetry)" if classes is not None else ")"))
+    return list(dict.fromkeys(sources))
 
 
 def _count_times(timed: pd.DataFrame, complete: pd.Index, limit: float) -> tuple[dict[str, float | None], dict[str, float]]:
