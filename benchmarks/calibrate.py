@@ -29,6 +29,13 @@ a folder of one stage alone, or of one solver, places nothing above easy.
 ``--witness RESULTS``: runs of methods outside the calibration (dancing links, CP-SAT) on the
 same instances give their answers further sources (two independent methods where the MIP
 solvers found it once), never times or bands.
+
+Counting questions (``--question count``) come from the folders' count records (an experiment's
+``counts:`` section): each is banded by the quickest complete count of the ``--solvers`` by the
+count's own clock, above ``easy`` only where every one of them counted on every formulation by
+every method it has (no-good cuts; its own enumeration where it has one); the other solvers'
+counts (dancing links) are witnesses. A count run with a lower limit than the calibration's (a
+second stage) is named in ``calibration.limits``, as for solving (`calibrate_counts`).
 """
 
 from __future__ import annotations
