@@ -306,8 +306,9 @@ def _library_instances(entry: dict, key: str, counted: bool | None = None) -> li
     except UserError as error:
         raise ConfigError(key, str(error)) from None
     what = "instance"
-    if counted is not None:
-        chosen = [e for e in chosen if e.up_to_symmetry == counted]
+    if counted is not None:  # a family without symmetries is counted plainly even where the section says up to them
+        chosen = [e for e in chosen if e.up_to_symmetry == (counted and registry.family(e.family).symmetry_images
+                                                            is not None)]
         what = "counting question" + (" up to symmetry" if counted else " of all solutions")
     if not chosen:
         raise ConfigError(key, f"the library has no {' or '.join(bands)} {what}"

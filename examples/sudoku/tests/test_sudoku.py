@@ -162,3 +162,19 @@ def test_a_grid_with_changed_givens_is_answered_alike_by_the_search_and_both_for
             record = pp.solve(instance, formulation=formulation, solver="highs", isolate=False)
             assert record.status == ("optimal" if solvable else "infeasible"), (seed, formulation)
             assert record.checked is (True if solvable else None)
+
+
+def test_the_library_s_counting_questions_agree_with_the_independent_search():
+    """The catalogue's counting questions (how many completions a sparse 9x9 grid has): the
+    smallest recounted here by the plain-Python backtracking search (no solver, no plugin code),
+    and each answered by SCIP's counter and by dancing links, independently of each other."""
+    package = Path(__file__).parents[1] / "pyomo_puzzles_sudoku"
+    catalogue = yaml.safe_load((package / "library.yaml").read_text())["instances"]
+    counts = [item for item in catalogue if item.get("question") == "count"]
+    assert len(counts) >= 2 and "hard" in {item["band"] for item in counts}
+    smallest = min(counts, key=lambda item: item["answer"]["solutions"])
+    data = yaml.safe_load((package / "instances" / (smallest["name"].removeprefix("sudoku/") + ".yaml")).read_text())
+    assert len(solutions(data["grid"], box=data["box"], up_to=10 ** 6)) == smallest["answer"]["solutions"]
+    for item in counts:
+        assert any(s.startswith("dlx/") for s in item["sources"]), item["name"]
+        assert any(s.startswith("scip/") and "/native" in s for s in item["sources"]), item["name"]
