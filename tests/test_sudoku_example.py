@@ -113,19 +113,23 @@ def test_its_benchmark_library_is_listed_with_reference_answers_a_fresh_run_agre
     agreeing with the reference answer (a planted completion: solvable)."""
     import yaml
 
-    catalogue = yaml.safe_load((SUDOKU / "pyomo_puzzles_sudoku" / "library.yaml").read_text())["instances"]
-    medium = [item for item in catalogue if item["band"] == "medium" and item["answer"]["status"] == "optimal"]
-    assert len(medium) >= 1
+    items = yaml.safe_load((SUDOKU / "pyomo_puzzles_sudoku" / "library.yaml").read_text())["instances"]
+    questions = {q: [i for i in items if i.get("question", "solve") == q] for q in ("solve", "count")}
+    medium = [item for item in questions["solve"] if item["band"] == "medium" and item["answer"]["status"] == "optimal"]
+    assert len(medium) >= 1 and questions["count"]
     listing = env.cli("library", "--family", "sudoku")
     assert listing.returncode == 0, listing.stderr
-    bands = next(line.split() for line in listing.stdout.splitlines() if line.split()[:2] == ["sudoku", "solve"])
-    assert [int(n) for n in bands[2:]] == [sum(i["band"] == b for i in catalogue)
-                                           for b in ("easy", "medium", "hard", "beyond")]
+    for question, catalogue in questions.items():
+        bands = next(line.split() for line in listing.stdout.splitlines() if line.split()[:2] == ["sudoku", question])
+        assert [int(n) for n in bands[2:]] == [sum(i["band"] == b for i in catalogue)
+                                               for b in ("easy", "medium", "hard", "beyond")]
     solu = tmp_path / "sudoku.solu"
     assert env.cli("library", "--family", "sudoku", "--solu", str(solu)).returncode == 0
     lines = [line for line in solu.read_text().splitlines() if line and not line.startswith("#")]
-    assert sorted(lines) == sorted(f"=opt= {item['name']} 0" if item["answer"]["status"] == "optimal"
-                                   else f"=inf= {item['name']}" for item in catalogue)
+    assert sorted(lines) == sorted([f"=opt= {item['name']} 0" if item["answer"]["status"] == "optimal"
+                                    else f"=inf= {item['name']}" for item in questions["solve"]]
+                                   + [f"=count= {item['name']} {item['answer']['solutions']}"
+                                      for item in questions["count"]])
     quickest = min(medium, key=lambda i: min(t for t in i["times"].values() if t is not None))
     method = min((t, m) for m, t in quickest["times"].items() if t is not None)[1]
     solver, formulation = method.split("/")
