@@ -237,7 +237,7 @@ def _check_question(path: Path, where: str, item: dict, question: str, answer: A
     if not counting and "up_to_symmetry" in item:
         raise DataError(path, f"{where}.up_to_symmetry", "only a counting entry (question: count) counts up to "
                         "symmetry")
-    if counting and (item["calibration"]["measure"] == "count") is not True:
+    if counting and item["calibration"]["measure"] != "count":
         raise DataError(path, f"{where}.calibration.measure", "a counting entry is measured by the count's clock "
                         "(count)")
 

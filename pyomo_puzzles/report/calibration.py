@@ -75,6 +75,27 @@ def _cut_short(methods: dict[str, float | None], lower: dict[str, float], band: 
                  if methods.get(method) is None and own < BAND_FLOOR[band]), None)
 
 
+SOLVING = {"not_run": "did not run on it", "ran": "ran", "unsolved": "solve it", "again": "run it again"}
+COUNTING = {"not_run": "did not count it", "ran": "counted", "unsolved": "finish",
+            "again": "count again"}
+"""How `_not_placed` words its reasons for a solve question and for a counting question."""
+
+
+def _not_placed(band: str, missing: list[str], times: dict[str, float | None], lower: dict[str, float],
+                words: dict[str, str | None]) -> str | None:
+    """Why an instance cannot be placed in `band`, or None: above ``easy`` a method of the
+    calibration did not run (`missing`; it might have been quicker), or a method stopped unsolved
+    with a limit below the band's lower edge."""
+    if missing and band != "easy":
+        return (f"{', '.join(missing)} {words['not_run']}: one might have been quicker than the {band} band's "
+                "best; run every method")
+    short = _cut_short(times, lower, band)
+    if short:
+        return (f"{short} {words['ran']} with a limit of {lower[short]:g} s and did not {words['unsolved']}, below "
+                f"the {band} band's lower edge of {BAND_FLOOR[band]:g} s: {words['again']} with at least that")
+    return None
+
+
 def _missing(group: pd.DataFrame, solvers: Collection[str]) -> list[str]:
     """The methods (``solver/formulation``) of `solvers` x the formulations run on the instance that have no run."""
     ran = set(zip(group["solver"], group["formulation"]))
@@ -162,17 +183,10 @@ def calibrate(runs: pd.DataFrame, calibrations: dict[str, dict], statistics: Sta
             found.append(Calibrated(instance, None, f"no method solved it within {limit:g} s: calibrate it with a "
                                                     f"limit of {BAND_LIMITS['hard']:g} s"))
             continue
-        missing = _missing(group, solvers) if band != "easy" else []
-        if missing:
-            found.append(Calibrated(instance, None, f"{', '.join(missing)} did not run on it: one might have been "
-                                                    f"quicker than the {band} band's best; run every method"))
-            continue
         lower = _lower_limits(group, limit)
-        short = _cut_short(methods, lower, band)
-        if short:
-            found.append(Calibrated(instance, None, f"{short} ran with a limit of {lower[short]:g} s and did not "
-                                                    f"solve it, below the {band} band's lower edge of "
-                                                    f"{BAND_FLOOR[band]:g} s: run it again with at least that"))
+        why = _not_placed(band, _missing(group, solvers), methods, lower, SOLVING)
+        if why:
+            found.append(Calibrated(instance, None, why))
             continue
         both = pd.concat([group, witnessed], ignore_index=True)
         answer, sources, why = _answer(both, pd.Series(
@@ -232,16 +246,10 @@ def calibrate_counts(counts: pd.DataFrame, calibrations: dict[str, dict],
         ran = set(zip(timed["solver"], timed["formulation"], timed["method"]))
         missing = [f"{solver}/{formulation}/{method}" for formulation in sorted(set(timed["formulation"]))
                    for solver, methods in sorted(methods_of.items()) for method in methods
-                   if (solver, formulation, method) not in ran] if band != "easy" else []
-        if missing:
-            found.append(Calibrated(instance, None, f"{', '.join(missing)} did not count it: one might have been "
-                                                    f"quicker than the {band} band's best; run every method"))
-            continue
-        short = _cut_short(times, lower, band)
-        if short:
-            found.append(Calibrated(instance, None, f"{short} counted with a limit of {lower[short]:g} s and did not "
-                                                    f"finish, below the {band} band's lower edge of "
-                                                    f"{BAND_FLOOR[band]:g} s: count again with at least that"))
+                   if (solver, formulation, method) not in ran]
+        why = _not_placed(band, missing, times, lower, COUNTING)
+        if why:
+            found.append(Calibrated(instance, None, why))
             continue
         solutions, classes, _ = answers.pop()
         answer = {"status": "optimal" if solutions else "infeasible", **({"objective": 0} if solutions else {}),
