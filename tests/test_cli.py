@@ -95,7 +95,7 @@ def test_every_family_is_found_after_one_was_imported_directly():
             "print(sorted(registry.families()))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "['instant_insanity', 'packing', 'rubik']"
+    assert done.stdout.strip() == "['instant_insanity', 'instant_insanity_design', 'packing', 'rubik']"
 
 
 def test_a_formulation_takes_its_hooks_from_its_module_and_keywords_replace_them():

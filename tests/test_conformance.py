@@ -8,6 +8,14 @@ from pyomo_puzzles.testing import conformance_tests
 test_instant_insanity = conformance_tests(
     "instant_insanity", instances=["instant_insanity/parker_brothers", "instant_insanity/random_6_unsolvable"])
 
+test_instant_insanity_design = conformance_tests(  # GLPK takes about a minute on the repaint: left to the benchmarks
+    "instant_insanity_design", instances=["instant_insanity_design/design_q2",
+                                          "instant_insanity_design/parker_brothers_repainted"],
+    solvers=["highs", "scip", "cpsat", "gurobi", "cplex"])
+
+test_instant_insanity_design_q2 = conformance_tests(
+    "instant_insanity_design", instances=["instant_insanity_design/design_q2"], solvers=["cbc", "glpk"])
+
 test_packing = conformance_tests(
     "packing", instances=["packing/l_tromino_cube"], formulations=["placement", "placement_unreduced",
                                                                    "coordinates_tight"])

@@ -828,6 +828,8 @@ def warm_imports() -> None:
             run_cli(["solve", name, "-t", "5", "-p", f"{folder}/warm.png"])
             run_cli(["export", name, "--format", "dat", "-d", folder])
         run_cli(["count", "instant_insanity/parker_brothers", "--limit", "1", "-q"])
+        for metric in ("htm", "qtm"):  # the 3x3x3 generator's meet-in-the-middle tables: built once, then cached
+            run_cli(["generate", "rubik", "--size", "3", "--metric", metric])
     for name in seed_instances():
         if name in instances.shipped_instances():
             instances.load(name)

@@ -291,3 +291,37 @@ def run(question: int, distinct: bool = False, solver: str = "highs") -> dict:
         "confirmed_by_integer_program": confirmed, "solver": solver,
     }
     return report
+
+
+def fewest_repaints(cubes: list[list[str]], towers: tuple[str, ...], data: Census | None = None) -> dict:
+    """Design question 2 as optimisation, answered by the census: the fewest faces of the given
+    four cubes to repaint so that every cube shows every colour and the set has a tower of each
+    kind in `towers` ("all_different", "all_equal"; the cube order may stay fixed: reordering a
+    tower's levels keeps it a tower).
+
+    A cube becomes class c at the cost of the fewest faces that differ between it and some
+    rotation of c; a set of classes costs its cheapest assignment to the four cubes (24
+    permutations), minimised over every multiset of classes with the towers asked for.
+    """
+    if len(cubes) != COLOURS or any(len(cube) != 6 for cube in cubes):
+        raise ValueError("the census answers four cubes of six faces")
+    names = sorted({colour for cube in cubes for colour in cube} | set(COLOUR_NAMES))
+    if len(names) != COLOURS:
+        raise ValueError(f"the census answers the colours {', '.join(COLOUR_NAMES)}")
+    data = data or census()
+    number = {name: k for k, name in enumerate(COLOUR_NAMES)}
+    given = np.array([[number[colour] for colour in cube] for cube in cubes])
+    rotations = np.array(geometry.rotations()) - 1
+    classes = np.array(cube_classes())
+    # cost[i, c]: the fewest faces of cube i that differ from a rotation of class c
+    turned = classes[:, rotations]                                   # (classes, 24, 6)
+    cost = (turned[None, :, :, :] != given[:, None, None, :]).sum(axis=3).min(axis=2)
+    wanted = np.ones(len(data.sets), dtype=bool)
+    for tower in towers:
+        wanted &= {"all_different": data.all_different, "all_equal": data.all_equal}[tower] > 0
+    sets = data.sets[wanted]
+    best = np.full(len(sets), 10 ** 6)
+    for order in itertools.permutations(range(COLOURS)):
+        np.minimum(best, sum(cost[i, sets[:, slot]] for i, slot in enumerate(order)), out=best)
+    return {"repaints": int(best.min()), "sets_with_the_towers": int(wanted.sum()),
+            "sets_attaining": int((best == best.min()).sum())}
