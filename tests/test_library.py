@@ -31,6 +31,7 @@ import yaml
 from pyomo_puzzles.core import instances, library, registry, run
 from pyomo_puzzles.errors import DataError
 from pyomo_puzzles.experiment import ConfigError, expand_instances
+from pyomo_puzzles.families.instant_insanity import design
 from pyomo_puzzles.families.packing.polyominoes import colouring_proof
 
 PACKING_TILINGS_UP_TO_SYMMETRY = {"pentominoes/6x10": 2339, "pentominoes/5x12": 1010, "pentominoes/4x15": 368,
@@ -67,7 +68,7 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 
 def test_every_shipped_family_has_a_library_with_medium_instances():
     items = catalogue_items()
-    assert {i["family"] for i in items} == {"packing", "instant_insanity", "rubik"}
+    assert {i["family"] for i in items} == {"packing", "instant_insanity", "instant_insanity_design", "rubik"}
     assert Counter(i["band"] for i in items)["medium"] >= 3
 
 
@@ -96,6 +97,14 @@ def test_reference_answers_agree_with_the_independent_ground_truth():
                 solvable = record.status == "optimal" and record.checked is True
             expected = ("optimal", 0) if solvable else ("infeasible", None)
             assert (entry.answer.status, entry.answer.objective) == expected, entry
+        elif entry.family == "instant_insanity_design":
+            data = instances.load(entry.name).raw
+            assert entry.answer.status == "optimal", entry
+            if "number_of_cubes" in data:  # the question itself: a set exists (the census's 354 sets)
+                assert entry.answer.objective == 0, entry
+            elif len(data["cubes"]) == 4:  # the census of every set of four cubes, computed again here
+                expected = design.fewest_repaints(data["cubes"], tuple(data["towers"]))["repaints"]
+                assert entry.answer.objective == expected, entry
         else:
             solvable = instances.load(entry.name).raw["known"]["solvable"]
             assert entry.answer.status == ("optimal" if solvable else "infeasible"), entry

@@ -293,6 +293,12 @@ def run(question: int, distinct: bool = False, solver: str = "highs") -> dict:
     return report
 
 
+@lru_cache(maxsize=1)
+def _shared_census() -> Census:
+    """One census per process for the repaint answers (a generator asked for many seeds)."""
+    return census()
+
+
 def fewest_repaints(cubes: list[list[str]], towers: tuple[str, ...], data: Census | None = None) -> dict:
     """Design question 2 as optimisation, answered by the census: the fewest faces of the given
     four cubes to repaint so that every cube shows every colour and the set has a tower of each
@@ -308,7 +314,7 @@ def fewest_repaints(cubes: list[list[str]], towers: tuple[str, ...], data: Censu
     names = sorted({colour for cube in cubes for colour in cube} | set(COLOUR_NAMES))
     if len(names) != COLOURS:
         raise ValueError(f"the census answers the colours {', '.join(COLOUR_NAMES)}")
-    data = data or census()
+    data = data or _shared_census()
     number = {name: k for k, name in enumerate(COLOUR_NAMES)}
     given = np.array([[number[colour] for colour in cube] for cube in cubes])
     rotations = np.array(geometry.rotations()) - 1

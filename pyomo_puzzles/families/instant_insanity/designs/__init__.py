@@ -39,5 +39,6 @@ FAMILY = register(Family(
     generators=generate.GENERATORS,
     size=lambda s: (s.n, f"cubes to repaint for {'+'.join(s.towers)} towers"),
     instances_dir=Path(__file__).parent / "instances",
+    library=Path(__file__).parent / "library.yaml",
     describe=_describe,
 ))
