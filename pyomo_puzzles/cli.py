@@ -308,13 +308,14 @@ def _print_library(entries: list, instances, library) -> None:
     print(f"Benchmark library: {len(questions[0])} instances to solve and {len(questions[1])} counting questions; "
           "bands by the virtual best (threads 1, building and solving, or the count's clock): easy < 1 s, medium "
           "1-60 s, hard 60-600 s, beyond: no method within 600 s")
-    print(f"  {'family':18s} {'question':8s}" + "".join(f"{band:>8s}" for band in library.BANDS))
+    family_width = max([18, *(len(family) for family in families)])
+    print(f"  {'family':{family_width}s} {'question':8s}" + "".join(f"{band:>8s}" for band in library.BANDS))
     for family in families:
         for question in library.QUESTIONS:
             counts = [sum(1 for e in entries if (e.family, e.question, e.band) == (family, question, band))
                       for band in library.BANDS]
             if any(counts):
-                print(f"  {family:18s} {question:8s}" + "".join(f"{n:8d}" for n in counts))
+                print(f"  {family:{family_width}s} {question:8s}" + "".join(f"{n:8d}" for n in counts))
     width = max([len("instance"), *(len(e.label) for e in entries)])
     print(f"\n  {'instance':{width}s} {'band':7s} {'best':>9s} {'method':32s} {'size':>6s}  answer: sources")
     for entry in entries:
