@@ -20,11 +20,13 @@ def _ink(rgb) -> str:
 def _square(ax, x, y, name, fill, repainted_from=None):
     ax.add_patch(Rectangle((x, y), 1, 1, facecolor=fill[name], edgecolor="black", linewidth=1,
                            hatch="///" if repainted_from else None))
-    ax.text(x + 0.5, y + 0.5, name[:1].upper(), ha="center", va="center", fontsize=8, color=_ink(fill[name]),
-            fontweight="bold" if repainted_from else "normal")
-    if repainted_from:
-        ax.text(x + 0.92, y + 0.9, repainted_from[:1].upper(), ha="right", va="top", fontsize=5,
-                color=_ink(fill[name]))
+    if not repainted_from:
+        ax.text(x + 0.5, y + 0.5, name[:1].upper(), ha="center", va="center", fontsize=8, color=_ink(fill[name]))
+        return
+    # on a hatched square the letters stand on white, so that they read over the hatching
+    label = {"facecolor": "white", "edgecolor": "none", "pad": 0.6}
+    ax.text(x + 0.5, y + 0.42, name[:1].upper(), ha="center", va="center", fontsize=8, fontweight="bold", bbox=label)
+    ax.text(x + 0.94, y + 0.92, f"was {repainted_from[:1].upper()}", ha="right", va="top", fontsize=4.5, bbox=label)
 
 
 def _cubes_panel(ax, spec: DesignSpec, cubes, fill) -> None:
@@ -60,7 +62,7 @@ def draw(spec: DesignSpec, solution: dict, path: Path) -> None:
     fallback = dict(zip(spec.colours, palette(len(spec.colours))))
     fill = {name: colour_of(name, fallback[name]) for name in spec.colours}
     kinds = [kind for kind in spec.towers if kind in solution["towers"]]
-    fig = new_figure(figsize=(1.7 * (1.5 + len(kinds)) + 0.8, 0.6 + 0.5 * spec.n))
+    fig = new_figure(figsize=(1.7 * (1.5 + len(kinds)) + 0.8, 0.9 + 0.4 * spec.n))
     axes = fig.subplots(1, 1 + len(kinds), squeeze=False, gridspec_kw={"width_ratios": [6] + [4] * len(kinds)})[0]
     _cubes_panel(axes[0], spec, solution["cubes"], fill)
     for ax, kind in zip(axes[1:], kinds):
