@@ -332,6 +332,11 @@ def test_the_shipped_library_configuration_plans_every_library_instance(tmp_path
     counted, _ = expand_instances(yaml.safe_load(config.read_text())["counts"]["instances"], counted=True)
     assert set(counted) == {i["name"] for i in catalogue_items("count")}
     assert re.search(r"^count\s+\d+", done.stdout, re.M)  # the counting questions' jobs, in the job stats
+    package = Path(__file__).resolve().parents[1] / "pyomo_puzzles"
+    shipped = [fam for fam in registry.families().values() if fam.library and package in fam.library.parents]
+    planned = set(yaml.safe_load(config.read_text())["formulations"])
+    for fam in shipped:  # "every formulation": a shipped family's formulation left out would go unmeasured
+        assert set(fam.formulations) <= planned, (fam.name, set(fam.formulations) - planned)
 
 
 def _run(instance: str, solver: str, status: str = "optimal", build: float = 0.5, call: float = 1.0,
