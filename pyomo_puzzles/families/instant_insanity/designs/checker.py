@@ -59,15 +59,14 @@ def _rule_problems(spec: DesignSpec, kind: str, sides: list[list[str]]) -> list[
 
 
 def check(spec: DesignSpec, solution: dict) -> list[str]:
-    if not isinstance(solution, dict):
-        return ["a design is a mapping with cubes, towers and repainted"]
-    cubes = solution.get("cubes")
+    if not (isinstance(solution, dict) and isinstance(solution.get("cubes"), list)
+            and isinstance(solution.get("towers"), dict)):
+        return ["solution must be a mapping with a list 'cubes' and a mapping 'towers' (each kind of tower "
+                "asked for: its levels)"]
+    cubes, towers = solution["cubes"], solution["towers"]
     errors = _cube_problems(spec, cubes)
     if errors:
         return errors
-    towers = solution.get("towers")
-    if not isinstance(towers, dict):
-        return ["towers must map each kind of tower asked for to its levels"]
     for kind in spec.towers:
         if kind not in towers:
             errors.append(f"no {kind} tower, which the instance asks for")
