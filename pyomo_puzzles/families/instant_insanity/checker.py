@@ -20,8 +20,9 @@ def _det(a, b, c) -> int:
 
 
 def is_rotation(faces) -> bool:
-    """True if putting face faces[p-1] at position p, for p = 1..6, is a proper rotation."""
-    if sorted(faces) != [1, 2, 3, 4, 5, 6]:
+    """True if putting face faces[p-1] at position p, for p = 1..6, is a proper rotation (the
+    faces written as whole numbers: not True for 1, nor 1.0)."""
+    if not all(_whole(f) for f in faces) or sorted(faces) != [1, 2, 3, 4, 5, 6]:
         return False
     # the linear map sends the normal of position p to the normal of the face placed there
     image = {_NORMAL[p]: _NORMAL[f] for p, f in zip(range(1, 7), faces)}
@@ -55,7 +56,7 @@ def check(spec: CubeSet, solution: dict) -> list[str]:
         cube, faces = (entry.get("cube"), entry.get("faces")) if isinstance(entry, dict) else (None, None)
         if not _whole(cube) or not 1 <= cube <= spec.n:
             return [f"stack[{level - 1}]: cube must be a number 1..{spec.n}"]
-        if not isinstance(faces, list) or not all(_whole(f) for f in faces) or not is_rotation(faces):
+        if not isinstance(faces, list) or not is_rotation(faces):
             return [f"stack[{level - 1}]: faces {_shown(faces)} is not a rotation of a cube"]
         if spec.order == "fixed" and cube != level:
             errors.append(f"stack[{level - 1}]: cube {cube} at level {level}, but the cube order is fixed")
@@ -67,16 +68,19 @@ def check(spec: CubeSet, solution: dict) -> list[str]:
         sides.append(colours[:4])
     if sorted(e["cube"] for e in stack) != list(range(1, spec.n + 1)):
         errors.append("every cube must stand in the stack exactly once")
+    return errors + side_problems(spec.colours, spec.question, sides)
+
+
+def side_problems(colours, question: str, sides: list[list[str]]) -> list[str]:
+    """How the four long sides of a tower (`sides`: per level, the colours shown on sides 1..4)
+    break the rule `question` (all_different or all_equal) with these colours."""
     columns = [[row[s] for row in sides] for s in range(4)]
-    if spec.question == "all_different":
-        for s, column in enumerate(columns, 1):
-            if sorted(column) != sorted(spec.colours):
-                errors.append(f"side {s} shows {column}, not every colour once")
-    else:
-        for s, column in enumerate(columns, 1):
-            if len(set(column)) != 1:
-                errors.append(f"side {s} shows {column}, not one colour")
-        tops = [column[0] for column in columns]
-        if len(set(tops)) != 4:
-            errors.append(f"the four sides show {tops}, not four different colours")
+    if question == "all_different":
+        return [f"side {s} shows {column}, not every colour once"
+                for s, column in enumerate(columns, 1) if sorted(column) != sorted(colours)]
+    errors = [f"side {s} shows {column}, not one colour" for s, column in enumerate(columns, 1)
+              if len(set(column)) != 1]
+    tops = [column[0] for column in columns]
+    if len(set(tops)) != 4:
+        errors.append(f"the four sides show {tops}, not four different colours")
     return errors

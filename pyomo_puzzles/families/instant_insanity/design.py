@@ -311,8 +311,7 @@ def fewest_repaints(cubes: list[list[str]], towers: tuple[str, ...], data: Censu
     """
     if len(cubes) != COLOURS or any(len(cube) != 6 for cube in cubes):
         raise ValueError("the census answers four cubes of six faces")
-    names = sorted({colour for cube in cubes for colour in cube} | set(COLOUR_NAMES))
-    if len(names) != COLOURS:
+    if not {colour for cube in cubes for colour in cube} <= set(COLOUR_NAMES):
         raise ValueError(f"the census answers the colours {', '.join(COLOUR_NAMES)}")
     data = data or _shared_census()
     number = {name: k for k, name in enumerate(COLOUR_NAMES)}

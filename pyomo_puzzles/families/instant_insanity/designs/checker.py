@@ -9,7 +9,7 @@ by the rotation table the models use.
 
 from __future__ import annotations
 
-from pyomo_puzzles.families.instant_insanity.checker import is_rotation
+from pyomo_puzzles.families.instant_insanity.checker import is_rotation, side_problems
 from pyomo_puzzles.families.instant_insanity.designs.spec import DesignSpec
 
 
@@ -39,23 +39,11 @@ def _tower_sides(spec: DesignSpec, cubes, kind: str, tower) -> tuple[list[str], 
         faces = entry.get("faces") if isinstance(entry, dict) else None
         if not isinstance(entry, dict) or entry.get("cube") != level:
             errors.append(f"the {kind} tower: level {level} must hold cube {level} (the cube order is fixed)")
-        elif not isinstance(faces, list) or not all(isinstance(f, int) for f in faces) or not is_rotation(faces):
+        elif not isinstance(faces, list) or not is_rotation(faces):
             errors.append(f"the {kind} tower: level {level}: faces {faces} are not a rotation of the cube")
         else:
             sides.append([cubes[level - 1][face - 1] for face in faces[:4]])
     return errors, sides
-
-
-def _rule_problems(spec: DesignSpec, kind: str, sides: list[list[str]]) -> list[str]:
-    columns = [[row[s] for row in sides] for s in range(4)]
-    if kind == "all_different":
-        return [f"the all_different tower: side {s} shows {column}, not every colour once"
-                for s, column in enumerate(columns, 1) if sorted(column) != sorted(spec.colours)]
-    errors = [f"the all_equal tower: side {s} shows {column}, not one colour"
-              for s, column in enumerate(columns, 1) if len(set(column)) != 1]
-    if not errors and len({column[0] for column in columns}) != 4:
-        errors.append(f"the all_equal tower: the sides show {[c[0] for c in columns]}, not four different colours")
-    return errors
 
 
 def check(spec: DesignSpec, solution: dict) -> list[str]:
@@ -72,7 +60,7 @@ def check(spec: DesignSpec, solution: dict) -> list[str]:
             errors.append(f"no {kind} tower, which the instance asks for")
             continue
         shape, sides = _tower_sides(spec, cubes, kind, towers[kind])
-        errors += shape or _rule_problems(spec, kind, sides)
+        errors += shape or [f"the {kind} tower: {problem}" for problem in side_problems(spec.colours, kind, sides)]
     if spec.repaint:
         repainted = sum(a != b for cube, given in zip(cubes, spec.start) for a, b in zip(cube, given))
         if solution.get("repainted") != repainted:
