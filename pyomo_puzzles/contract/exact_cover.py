@@ -10,6 +10,10 @@ dlx`, the pipeline's ``counts:``), as the packing family's dancing links does::
 ``options(spec)`` maps each option (any hashable name) to the items it covers; a solution
 covers every item exactly once. ``decode(spec, chosen)`` turns the chosen option names into
 the family's `Solution`, which the framework checks with the family's checker like any other.
+Two optional hooks: ``secondary(spec)`` names the items to cover *at most* once (Knuth's
+secondary items: the diagonals of n queens, which a placement need not fill), and
+``applies_to(spec)`` says why the method cannot answer an instance (None: it can), as a
+formulation's hook of that name does: such a run or count is left out with the reason.
 The search is Knuth's Algorithm X by the PyPI library ``xcover`` (an optional dependency:
 ``pip install 'pyomo-puzzles[dlx]'``).
 """
@@ -19,7 +23,7 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any
 
 from pyomo_puzzles.core.checking import attach_checked_solution
@@ -30,6 +34,7 @@ from pyomo_puzzles.errors import UserError
 
 Options = Callable[[Any], dict[Hashable, list[Hashable]]]
 Decode = Callable[[Any, list[Hashable]], Solution]
+Secondary = Callable[[Any], "Iterable[Hashable]"]
 
 
 def available() -> tuple[bool, str]:
@@ -45,17 +50,22 @@ def warm_up() -> None:
     import xcover  # noqa: F401 - the import is the warm-up
 
 
-def covers(options: dict[Hashable, list[Hashable]]) -> Iterator[list[Hashable]]:
-    """Every exact cover of `options` (option -> items), as lists of option names."""
+def covers(options: dict[Hashable, list[Hashable]], secondary: Iterable[Hashable] = ()) -> Iterator[list[Hashable]]:
+    """Every exact cover of `options` (option -> items), as lists of option names: every item
+    covered exactly once, but the `secondary` ones, which are covered at most once."""
     import numpy as np  # numpy and xcover: only a search pays for them
     import xcover  # see warm_up
 
     names = list(options)
-    items = sorted({item for covered in options.values() for item in covered}, key=repr)
+    optional = set(secondary)
+    items = sorted({item for covered in options.values() for item in covered} - optional, key=repr)
     if not items:
         yield []
         return
     if not names:
+        return
+    if optional:
+        yield from _covers_with_secondary(options, names, items, optional)
         return
     column = {item: j for j, item in enumerate(items)}
     matrix = np.zeros((len(names), len(items)), dtype=bool)
@@ -65,11 +75,29 @@ def covers(options: dict[Hashable, list[Hashable]]) -> Iterator[list[Hashable]]:
         yield [names[int(r)] for r in rows]
 
 
-def _first(spec, options: Options, decode: Decode) -> tuple[Solution | None, float, float]:
+def _covers_with_secondary(options: dict, names: list, items: list, optional: set) -> Iterator[list[Hashable]]:
+    """`covers` with secondary items, by xcover's search over numbered items."""
+    import xcover  # see warm_up
+
+    extra = sorted(optional, key=repr)
+    number = {item: j for j, item in enumerate(items + extra)}
+    rows = [[number[item] for item in options[name] if item in number] for name in names]
+    for chosen in xcover.covers(rows, primary=list(range(len(items))),
+                                secondary=list(range(len(items), len(items) + len(extra)))):
+        yield [names[int(r)] for r in chosen]
+
+
+def _secondary_items(spec, secondary: Secondary | None) -> list[Hashable]:
+    return [] if secondary is None else list(secondary(spec))
+
+
+def _first(spec, options: Options, decode: Decode, secondary: Secondary | None = None
+           ) -> tuple[Solution | None, float, float]:
     started = time.perf_counter()
     offered = options(spec)
+    optional = _secondary_items(spec, secondary)
     built = time.perf_counter()
-    chosen = next(covers(offered), None)
+    chosen = next(covers(offered, optional), None)
     searched = time.perf_counter()
     return (None if chosen is None else decode(spec, chosen)), built - started, searched - built
 
@@ -112,8 +140,11 @@ def within(function: Callable, args: tuple, time_limit: float):
 
 def reference_solver(options: Options, decode: Decode, name: str = "dlx",
                      summary: str = "exact cover by dancing links (xcover)",
-                     formulation: str = "exact_cover") -> ReferenceSolver:
-    """The reference method of a family whose puzzle is the exact cover `options(spec)`."""
+                     formulation: str = "exact_cover", secondary: Secondary | None = None,
+                     applies_to: Callable[[Any], str | None] | None = None) -> ReferenceSolver:
+    """The reference method of a family whose puzzle is the exact cover `options(spec)`, with
+    the items `secondary(spec)` covered at most once; `applies_to(spec)`: why it cannot answer
+    an instance, or None."""
 
     def run(instance, time_limit: float | None) -> RunRecord:
         from importlib.metadata import version  # 20 ms: only a run pays for it
@@ -123,8 +154,8 @@ def reference_solver(options: Options, decode: Decode, name: str = "dlx",
                             RunSettings(time_limit=time_limit, threads=1), solver_version=f"xcover {version('xcover')}")
         started, cpu = time.perf_counter(), cpu_seconds()
         try:
-            found = (_first(instance.spec, options, decode) if time_limit is None
-                     else within(_first, (instance.spec, options, decode), time_limit))
+            found = (_first(instance.spec, options, decode, secondary) if time_limit is None
+                     else within(_first, (instance.spec, options, decode, secondary), time_limit))
             if found is None:
                 record.status, record.killed = "time_limit", True
                 record.message = f"search killed after the time limit of {time_limit:g} s"
@@ -141,10 +172,10 @@ def reference_solver(options: Options, decode: Decode, name: str = "dlx",
         return record
 
     def enumerate_solutions(instance, found: Callable[[Solution], bool]) -> tuple[str, str]:
-        for chosen in covers(options(instance.spec)):
+        for chosen in covers(options(instance.spec), _secondary_items(instance.spec, secondary)):
             if not found(decode(instance.spec, chosen)):
                 return "stopped", ""
         return "complete", ""
 
     return ReferenceSolver(name, summary, run, available, enumerate=enumerate_solutions, warm_up=warm_up,
-                           formulation=formulation)
+                           formulation=formulation, applies_to=applies_to or (lambda spec: None))

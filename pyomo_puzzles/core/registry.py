@@ -104,9 +104,12 @@ class ReferenceSolver:
     available: Callable[[], tuple[bool, str]]
     enumerate: Callable[[Any, Callable[[Solution], bool]], tuple[str, str]] | None = None
     warm_up: Callable[[], None] | None = None
+    """Optional: its one-off start-up (imports, compilation), paid before a count's clock."""
     formulation: str | None = None
     """What its runs and counts name as their formulation (None: its own name)."""
-    """Optional: its one-off start-up (imports, compilation), paid before a count's clock."""
+    applies_to: Callable[[Any], str | None] = lambda spec: None
+    """None if the method can answer the instance, else the reason (its runs and counts are
+    then left out with it, as a formulation's that does not apply)."""
 
 
 def _solution_key(solution: Solution) -> Hashable:
