@@ -526,8 +526,9 @@ def parser() -> argparse.ArgumentParser:
                             "enumeration ('list' shows which solvers have one; dlx has only its own). "
                             "Default: native for dlx, else nogood")
     count.add_argument("--plain", action="store_true",
-                       help="count all by enumerating every solution itself (default: through the instance's "
-                            "orbits where its family states symmetries: each orbit found counts whole)")
+                       help="count all by enumerating every solution itself, on the model as built (default: "
+                            "through the instance's orbits where its family states symmetries and the formulation "
+                            "restricts the model for counting (prepare_enumeration): each orbit found counts whole)")
     count.add_argument("--limit", type=_positive_int, help="stop after this many solutions (or classes)")
     count.add_argument("--split", type=_natural, default=None,
                        help="split the search on this many partitions (default: automatic; 0: none)")

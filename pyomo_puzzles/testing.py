@@ -16,6 +16,11 @@ makes one test per check, each named for what it checks:
   every installed solver, to a solution the checker accepts, with the known objective;
 - ``count``: where an instance states at most `count_up_to` solutions, every formulation that
   can enumerate finds exactly that many;
+- ``orbits``: where such an instance's family states symmetries, the plain count (every
+  solution enumerated on the model as built), the count through orbits (the formulation's
+  `prepare_enumeration` restriction, each orbit counted whole) and the count up to symmetry
+  agree on the number of solutions and on the digest of the set: a restriction that loses an
+  orbit, or symmetry images that are not the family's symmetries, fail it;
 - ``checker``: the checker accepts a solution and rejects it moved, dropped and duplicated
   (the family's `corruptions`, or generic edits of the solution's first list of parts), and
   answers (not crashes) on solutions that are not of its shape at all;
@@ -160,6 +165,25 @@ def _check_count(instance, formulation: str, solver: str, time_limit: float) -> 
         f"{instance.name} [{formulation}]: {result.solutions} solutions, the instance states {expected}")
 
 
+def _check_orbit_counts(instance, formulation: str, solver: str, time_limit: float) -> None:
+    where = f"{instance.name} [{formulation}]"
+    plain = api.count(instance, formulation, solver, time_limit=time_limit, symmetry=False)
+    routes = {"enumerated plainly": plain}
+    if registry.formulation(instance.family, formulation).prepare_enumeration is not None:
+        routes["through orbits"] = api.count(instance, formulation, solver, time_limit=time_limit)
+    routes["up to symmetry"] = api.count(instance, formulation, solver, time_limit=time_limit, up_to_symmetry=True)
+    for route, result in routes.items():
+        assert result.complete, f"{where}: the count {route} did not finish: {result.message}"
+    for route, result in routes.items():
+        assert result.solutions == plain.solutions, (
+            f"{where}: {result.solutions} solutions {route}, {plain.solutions} enumerated plainly: the "
+            "formulation's prepare_enumeration keeps less than one solution of every orbit, or the family's "
+            "symmetry_images are not symmetries of the instance")
+        assert result.digest == plain.digest, (
+            f"{where}: the set found {route} differs from the one enumerated plainly (digests {result.digest} "
+            f"and {plain.digest})")
+
+
 @lru_cache(maxsize=None)
 def _solution(name: str, time_limit: float) -> dict:
     """A checked solution of a shipped instance, or Skip."""
@@ -295,6 +319,9 @@ def conformance_cases(family: str, *, instances: Iterable[str] | None = None,
             if form.solution_vars is not None and known["solutions"] is not None and known["solutions"] <= count_up_to:
                 cases.append(Case(f"count-{inst.name}-{name}",
                                   lambda i=inst, f=name: _check_count(i, f, solver_names[0], time_limit)))
+                if fam.symmetry_images is not None:
+                    cases.append(Case(f"orbits-{inst.name}-{name}",
+                                      lambda i=inst, f=name: _check_orbit_counts(i, f, solver_names[0], time_limit)))
             if form.stages is None:
                 cases.append(Case(f"export-{inst.name}-{name}", lambda i=inst, f=name: _check_export(i, f)))
         if known["solvable"] is not False:

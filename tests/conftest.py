@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import importlib
 import os
 import shutil
 import subprocess
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pyomo_puzzles.core import solvers
+from pyomo_puzzles.core import instances, registry, solvers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,3 +95,29 @@ def smoke_results(tmp_path_factory) -> Path:
                           cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     return results
+
+
+QUEENS_PLUGIN = ROOT / "tests" / "plugins" / "queens"
+"""The n-queens test plugin: a module and its distribution's metadata (an entry point), so that
+with this folder on the path it is an installed plugin, as a user's own family would be."""
+
+
+def queens_env() -> dict:
+    """The environment of a process that has the queens plugin installed."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(QUEENS_PLUGIN),
+                                                                    os.environ.get("PYTHONPATH")])))
+
+
+@pytest.fixture
+def queens(monkeypatch):
+    """The queens plugin registered in this test process for one test (the registry and the
+    shipped-instance listing are as before afterwards); the plugin's module."""
+    monkeypatch.syspath_prepend(str(QUEENS_PLUGIN))
+    saved = dict(registry._FAMILIES)
+    module = importlib.import_module("pyomo_puzzles_queens")
+    registry._FAMILIES["queens"] = module.FAMILY
+    instances._shipped_instances.cache_clear()
+    yield module
+    registry._FAMILIES.clear()
+    registry._FAMILIES.update(saved)
+    instances._shipped_instances.cache_clear()

@@ -22,16 +22,28 @@ exact cover search, `ReferenceSolver.enumerate`) gives every solution of the mod
 cutting off none. Up to symmetry it cannot cut off images, so it enumerates the model the
 formulation restricted (or every solution) and reduces what it found to orbits afterwards.
 
+Counting through orbits is the only use of the formulation's restriction
+(`prepare_enumeration`): a plain enumeration (``symmetry=False``, a `limit`, a family without
+symmetry images) never calls it, so that a hook that keeps one solution per orbit cannot make
+a plain count of all solutions short.
+
 Either way every solution is checked by the family's checker, and the result carries a
-digest of the set found: each solution reduced to the least key text of its orbit (up to
-symmetry) or to its own key text, sorted, hashed. Two methods that agree on the number but
-not on the set give different digests.
+digest of the set found: each solution reduced to the least key text of its orbit (where the
+family states symmetries; else its own key text), with the number of the orbit's solutions
+found, sorted, hashed. So a count of every solution and a count up to symmetry of one instance
+give one digest when both are complete, and two methods that agree on the number but not on
+the set give different digests.
+
+A method's word that its enumeration is complete is not taken once the framework has told it
+to stop (a solution the checker refused, a limit, a hook that raised): a method that ends its
+search before it hears the stop, or goes on regardless, still gives an incomplete count.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import itertools
 import json
 import math
@@ -230,7 +242,7 @@ def set_digest(keys) -> str:
 class _Collector:
     """The solutions of one count as they come: each checked by the family's checker, one met
     before (an image of a counted orbit, a mark variant of a counted covering) dropped, each
-    orbit's least key text kept for the digest."""
+    orbit's least key text and its solutions found kept for the digest."""
 
     def __init__(self, instance: Instance, result: CountResult, limit: int | None, keep_solutions: bool,
                  on_found: Callable[[int, int], None] | None, orbits: bool) -> None:
@@ -240,7 +252,9 @@ class _Collector:
         self.symmetry = self.family.symmetry() if orbits else None  # each solution counted with its orbit
         self.seen: set[str] = set()  # every counted solution, images included
         self.given: set[str] = set()  # the distinct solutions the method gave
-        self.representatives: list[str] = []
+        self.orbits: dict[str, int] = {}  # least key text of each orbit met -> its solutions counted
+        self.stopped: str | None = None
+        """Why the framework told the method to stop (None: it did not)."""
 
     def found(self) -> int:
         return self.result.classes if self.result.up_to_symmetry else self.result.solutions
@@ -267,7 +281,8 @@ class _Collector:
             return {}
         if self.symmetry is None:
             distinct = {key: solution}
-            self.representatives.append(key)
+            representative = self._representative(solution, key)
+            self.orbits[representative] = self.orbits.get(representative, 0) + 1
         else:
             images = self.symmetry(spec, solution)
             distinct = {key_text(self.family.solution_key(image)): image for image in images}
@@ -278,7 +293,7 @@ class _Collector:
             if result.up_to_symmetry:
                 result.classes += 1
             result.orbit_sizes.append(len(distinct))
-            self.representatives.append(min(distinct))
+            self.orbits[min(distinct)] = len(distinct)
         self.seen.update(distinct)
         result.solutions += len(distinct)
         result.solutions_with_variants += len(distinct) * self.family.variants(spec, solution)
@@ -288,8 +303,33 @@ class _Collector:
             self.on_found(self.found(), result.solutions)
         return distinct
 
+    def _representative(self, solution: dict, key: str) -> str:
+        """The least key text of the solution's orbit where the family states symmetries (a
+        plain count does not cut off images, but its digest names orbits as every count's
+        does), else the solution's own."""
+        images = self.family.symmetry_images
+        if images is None:
+            return key
+        return min(key_text(self.family.solution_key(image)) for image in images(self.instance.spec, solution))
+
+    def offer(self, solution_of: Callable[[], dict]) -> bool:
+        """Collect a method's next solution (`solution_of()` makes it); False: the method must
+        stop (`stopped` says why). Once told to stop, every later solution is dropped unseen."""
+        if self.stopped is not None:
+            return False
+        try:
+            distinct = self.add(solution_of())
+        except Exception as error:  # a formulation's decode, the family's symmetry or key hooks
+            self.stopped = f"error: {failure_line(error)}"
+            return False
+        if distinct is None:
+            self.stopped = self.result.message
+        elif self.full():
+            self.stopped = self.result.message
+        return self.stopped is None
+
     def finish(self) -> None:
-        self.result.digest = set_digest(self.representatives if self.result.up_to_symmetry else self.seen)
+        self.result.digest = set_digest(f"{orbit}\t{found}" for orbit, found in self.orbits.items())
 
 
 def count_solutions(instance: Instance, formulation: str | None = None, solver: str | None = None,
@@ -314,9 +354,10 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
     incomplete, its ``message`` saying why in one line.
 
     Counting all solutions of a family with symmetry images on a formulation that restricts
-    the model, the count goes through the orbits too (each orbit found counts with all its
-    images: far fewer solutions to find); `symmetry=False`, or a `limit`, enumerates every
-    solution itself.
+    the model for counting (`prepare_enumeration`), the count goes through the orbits too (each
+    orbit found counts with all its images: far fewer solutions to find); `symmetry=False`, or
+    a `limit`, enumerates every solution itself, on the model as built (the restriction is for
+    counting through orbits only).
     """
     solver = solver or solvers.default_name()
     reference = instance.family.reference_solvers.get(solver)
@@ -358,13 +399,28 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
     return result
 
 
+def restrict_for_orbits(form, spec, model) -> None:
+    """Apply the formulation's restriction for counting through orbits: ``prepare_enumeration(spec,
+    model)``; a hook written for the earlier contract, ``(spec, model, up_to_symmetry)``, is told
+    True (it is only ever called for a count through orbits)."""
+    hook = form.prepare_enumeration
+    try:
+        inspect.signature(hook).bind(spec, model)
+    except TypeError:
+        hook(spec, model, True)
+    except ValueError:  # a builtin without a signature: the contract's form
+        hook(spec, model)
+    else:
+        hook(spec, model)
+
+
 def _count(instance: Instance, form, solver: str, result: CountResult, collector: _Collector, started: float,
            orbits: bool, time_limit: float | None, threads: int | None, restrict: bool,
            split: int | None, seed: int | None) -> None:
     """The enumeration by no-good cuts of `count_solutions`, filling `result`."""
     model = build_model(instance, form)
-    if restrict and form.prepare_enumeration is not None:
-        form.prepare_enumeration(instance.spec, model, orbits)
+    if restrict and orbits and form.prepare_enumeration is not None:
+        restrict_for_orbits(form, instance.spec, model)
     model.no_good_cuts = pyo.ConstraintList()
     restricted = {id(v) for v in model.component_data_objects(pyo.Var) if v.fixed and v.value == 0}
     partitions = form.partitions(instance.spec, model) if split != 0 and form.partitions else []
@@ -438,25 +494,23 @@ def _count_native(instance: Instance, form, solver: str, result: CountResult, co
     adapter = solvers.adapter(solver)
     model = build_model(instance, form)
     orbits = collector.symmetry is not None
-    restricting = restrict and form.prepare_enumeration is not None
+    restricting = restrict and orbits and form.prepare_enumeration is not None
     if restricting:
-        form.prepare_enumeration(instance.spec, model, orbits)
+        restrict_for_orbits(form, instance.spec, model)
     restricted = restricting and any(v.fixed for v in model.component_data_objects(pyo.Var))
     columns = linear_form(model)
     if not columns.integer.all():
         raise UserError(f"formulation '{form.name}' has continuous variables, whose points a solver cannot "
                         "enumerate: count it with --method nogood")
-    result.points, trouble = 0, []
+    result.points = 0
+
+    def decoded(values) -> dict:
+        load_values(columns, values)
+        return form.decode(instance.spec, model)
 
     def found(values) -> bool:
-        result.points += 1
-        try:
-            load_values(columns, values)
-            distinct = collector.add(form.decode(instance.spec, model))
-        except Exception as error:  # a formulation's decode: the count ends, saying why
-            trouble.append(f"error: {failure_line(error)}")
-            return False
-        return distinct is not None and not collector.full()
+        result.points += collector.stopped is None
+        return collector.offer(lambda: decoded(values))
 
     left = None if time_limit is None else time_limit - (time.perf_counter() - started)
     if left is not None and left <= 0:
@@ -468,7 +522,7 @@ def _count_native(instance: Instance, form, solver: str, result: CountResult, co
     result.route = f"{adapter.enumeration}{restriction}{reduction}"
     status, message = adapter.enumerate(columns, RunSettings(time_limit=left, threads=threads, seed=seed), found)
     result.solves = 1
-    _settle(result, collector, status, trouble[0] if trouble else message, restricted)
+    _settle(result, collector, status, message, restricted)
 
 
 def _count_by_reference(instance: Instance, reference, method: str, up_to_symmetry: bool,
@@ -486,17 +540,11 @@ def _count_by_reference(instance: Instance, reference, method: str, up_to_symmet
                          reference.name, up_to_symmetry, method=method, seed=seed,
                          classes=0 if up_to_symmetry else None)
     collector = _Collector(instance, result, limit, keep_solutions, on_found, up_to_symmetry)
-    trouble: list[str] = []
     result.points = 0
 
     def found(solution) -> bool:
-        result.points += 1
-        try:
-            distinct = collector.add(solution)
-        except Exception as error:  # the family's symmetry or key hooks
-            trouble.append(f"error: {failure_line(error)}")
-            return False
-        return distinct is not None and not collector.full()
+        result.points += collector.stopped is None
+        return collector.offer(lambda: solution)
 
     result.route = f"{reference.summary}{', reduced to orbits afterwards' if up_to_symmetry else ''}"
     left = None if time_limit is None else time_limit - (time.perf_counter() - started)
@@ -510,15 +558,19 @@ def _count_by_reference(instance: Instance, reference, method: str, up_to_symmet
     except Exception as error:  # the reference method itself
         status, message = "error", f"error: {failure_line(error)}"
     result.solves = 1
-    _settle(result, collector, status, trouble[0] if trouble else message, restricted=False)
+    _settle(result, collector, status, message, restricted=False)
     collector.finish()
     result.elapsed = time.perf_counter() - started
     return result
 
 
 def _settle(result: CountResult, collector: _Collector, status: str, message: str, restricted: bool) -> None:
-    """The count's completeness and message from how the enumeration ended."""
-    if message.startswith("error: ") or status == "error":
+    """The count's completeness and message from how the enumeration ended. A method told to
+    stop gives an incomplete count whatever it says: a search that ended before the stop
+    reached it (CP-SAT's worker, which hears it by a signal) reports ``complete``."""
+    if collector.stopped is not None:
+        result.complete, result.message = False, collector.stopped
+    elif message.startswith("error: ") or status == "error":
         result.complete, result.message = False, message if message.startswith("error") else f"error: {message}"
     elif status == "complete":
         result.complete = True

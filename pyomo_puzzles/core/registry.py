@@ -67,9 +67,11 @@ class Formulation:
     partitions: Callable[[Any, pyo.ConcreteModel], list[list]] | None = None
     """Optional: groups of binary variables of which exactly one is one in every solution
     (packing: the placements covering a cell). Enumeration may split the search on them."""
-    prepare_enumeration: Callable[[Any, pyo.ConcreteModel, bool], None] | None = None
-    """Optional: restrict the model before enumeration (``up_to_symmetry`` given), e.g. by
-    fixing variables that only symmetric copies of solutions use."""
+    prepare_enumeration: Callable[[Any, pyo.ConcreteModel], None] | None = None
+    """Optional: restrict the model for a count through orbits, keeping at least one solution
+    of every orbit, e.g. by fixing variables that only symmetric copies of solutions use. Only
+    a count through orbits calls it (`core.counting`), never a plain enumeration. A hook of the
+    earlier form ``(spec, model, up_to_symmetry)`` is still taken and told True."""
     stages: Callable[[Any], Iterable[Stage]] | None = None
     """Optional: solve the instance as a sequence of models (see `Stage`) instead of one;
     `model_data` and `decode` then take a stage's parts, not the instance's spec."""
@@ -197,21 +199,26 @@ _FAMILY_HOOKS = {"load": 2, "check": 2, "solution_key": 1, "symmetry_images": 2,
                  "size": 1, "known_objective": 1, "variants": 2, "corruptions": 2}
 """Each hook and the number of positional arguments it is called with."""
 _FORMULATION_HOOKS = {"build_model": 0, "model_data": 1, "decode": 2, "solution_vars": 3, "applies_to": 1,
-                      "partitions": 2, "prepare_enumeration": 3, "stages": 1}
+                      "partitions": 2, "prepare_enumeration": (2, 3), "stages": 1}
+"""A tuple: any of these numbers (``prepare_enumeration`` of the earlier contract took a third)."""
 _REQUIRED = ("load", "check", "build_model", "model_data", "decode")
 
 
-def _arity_problem(hook: Any, arguments: int) -> str | None:
-    """Why `hook` cannot be called with `arguments` positional arguments, or None."""
+def _arity_problem(hook: Any, arguments: int | tuple[int, ...]) -> str | None:
+    """Why `hook` cannot be called with `arguments` positional arguments (or with one of the
+    numbers of a tuple), or None."""
     if not callable(hook):
         return f"is {type(hook).__name__}, not a function"
-    try:
-        inspect.signature(hook).bind(*range(arguments))
-    except TypeError:
-        return f"must take {arguments} argument{'s' if arguments != 1 else ''}"
-    except ValueError:  # a builtin without a signature: trust it
+    allowed = arguments if isinstance(arguments, tuple) else (arguments,)
+    for number in allowed:
+        try:
+            inspect.signature(hook).bind(*range(number))
+        except TypeError:
+            continue
+        except ValueError:  # a builtin without a signature: trust it
+            return None
         return None
-    return None
+    return f"must take {allowed[0]} argument{'s' if allowed[0] != 1 else ''}"
 
 
 def _hook_problems(owner: Any, hooks: dict[str, int]) -> list[str]:

@@ -40,13 +40,12 @@ def canonical(rotation: geometry.Rotation) -> bool:
     return rotation == min(geometry.turned(rotation, q) for q in range(4))
 
 
-def prepare_enumeration(spec: CubeSet, model: pyo.ConcreteModel, up_to_symmetry: bool) -> None:
-    """Up to turning the tower: the bottom cube keeps only canonical rotations.
+def prepare_enumeration(spec: CubeSet, model: pyo.ConcreteModel) -> None:
+    """For a count through orbits (turning the tower): the bottom cube keeps only canonical
+    rotations.
 
     The turns act freely on the bottom cube's 24 rotations (6 orbits of 4), so every orbit
     of stacks has exactly one member whose bottom rotation is canonical."""
-    if not up_to_symmetry:
-        return
     rotations = geometry.rotations()
     for (i, level, r), var in model.y.items():
         if level == 1 and not canonical(rotations[r - 1]):

@@ -76,8 +76,8 @@ def anchor_restriction(spec: PackingSpec) -> tuple[str, list[int]]:
     return best[0], sorted(p for o in best[1] for p in spec.outline_index[o])
 
 
-def prepare_enumeration(spec: PackingSpec, model: pyo.ConcreteModel, up_to_symmetry: bool) -> None:
-    if up_to_symmetry:
-        for index in anchor_restriction(spec)[1]:
-            if index in model.x:  # the model may leave out placements in no covering
-                model.x[index].fix(0)
+def prepare_enumeration(spec: PackingSpec, model: pyo.ConcreteModel) -> None:
+    """For a count through orbits: the non-canonical placements on the anchor fixed to zero."""
+    for index in anchor_restriction(spec)[1]:
+        if index in model.x:  # the model may leave out placements in no covering
+            model.x[index].fix(0)
