@@ -53,6 +53,12 @@ class DataError(UserError):
         return DataError, (self.path, self.field, self.message)
 
 
+class NotApplicable(UserError):
+    """A formulation cannot model the instance, or a reference method cannot answer it (their
+    `applies_to` says why): on the command line a user error; in the pipeline the cell is left
+    out with the reason, as for a shipped instance, not counted as a failed run."""
+
+
 class SolverUnavailable(UserError):
     """The requested solver is not installed on this machine."""
 

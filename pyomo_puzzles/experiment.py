@@ -246,7 +246,8 @@ def _count_jobs_of(name: str, fam, spec, solver: str, formulations: list[str], m
     enumerate, by each of `methods` the solver has."""
     if solver in fam.reference_solvers:
         reference = fam.reference_solvers[solver]
-        return [CountJob(name, reference.formulation or solver, solver, "native")] if reference.enumerate else []
+        counts = reference.enumerate is not None and not reference.applies_to(spec)
+        return [CountJob(name, reference.formulation or solver, solver, "native")] if counts else []
     if any(solver in f.reference_solvers for f in registry.families().values()):
         return []  # another family's reference method
     offered = [m for m in methods if m == "nogood" or solvers.adapter(solver).enumeration is not None]
@@ -468,12 +469,16 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
                 if solver not in fam.reference_solvers and solvers.is_known(solver):
                     runs += _cells(config, name, formulation, solver, source)
         for solver in chosen:
-            if solver in fam.reference_solvers:
-                runs += [Run(name, solver_formulation(solver), solver, r, source=source)
-                         for r in range(1, config["repeats"] + 1)]
-    for formulation, count in not_applicable.items():
-        report(f"[pyomo-puzzles] formulation {formulation} does not apply to {count} of the instances; "
-               "no runs there")
+            if solver not in fam.reference_solvers:
+                continue
+            if spec is not None and fam.reference_solvers[solver].applies_to(spec):
+                not_applicable[f"solver {solver}"] = not_applicable.get(f"solver {solver}", 0) + 1
+                continue
+            runs += [Run(name, solver_formulation(solver), solver, r, source=source)
+                     for r in range(1, config["repeats"] + 1)]
+    for method, count in not_applicable.items():
+        what = method if method.startswith("solver ") else f"formulation {method}"
+        report(f"[pyomo-puzzles] {what} does not apply to {count} of the instances; no runs there")
     return runs, generated
 
 

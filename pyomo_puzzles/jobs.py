@@ -38,14 +38,16 @@ from pyomo_puzzles.core.results import (
     Run,
     batch_fingerprint,
     counts_table,
+    formulation_label,
     generators_digest,
+    left_out,
     run_fingerprint,
     run_instance_source,
     runs_table,
     solver_formulation,
     why_redo,
 )
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.errors import NotApplicable, UserError
 from pyomo_puzzles.experiment import FORCE_VARIABLE, environment, host_facts
 
 __all__ = ["SETTINGS", "batch_fingerprint", "count_to_record", "draw_instances", "generate_instances",
@@ -58,16 +60,20 @@ def _forced(manifest: str) -> bool:
 
 
 def run_one(item: Run, results: str, settings: dict) -> RunRecord:
-    """One run, whatever happens: a formulation or solver problem becomes an error record
-    (Ctrl-C or SIGTERM raises `Interrupted`, carrying the record)."""
+    """One run, whatever happens: a formulation or solver problem becomes an error record; a
+    formulation or reference method that cannot answer the instance (a generated one, found
+    only now) a ``not_applicable`` record, which leaves the cell out of every table (Ctrl-C
+    or SIGTERM raises `Interrupted`, carrying the record)."""
     run_settings = RunSettings(**{k: settings.get(k) for k in SETTINGS}, seed=item.seed, permutation=item.permutation)
     try:
         instance = item.source or run_instance_source(item.instance, results)
         formulation = None if item.formulation == solver_formulation(item.solver) else item.formulation
         record = api.solve(instance, formulation, item.solver, settings=run_settings, isolate=True)
     except Exception as error:  # noqa: BLE001 - a record must be written for every run
-        record = new_record(item.instance.split("/")[0], item.instance, item.formulation, item.solver, run_settings,
-                            message=str(error).splitlines()[0])
+        record = new_record(item.instance.split("/")[0], item.instance, formulation_label(item.formulation),
+                            item.solver, run_settings, message=str(error).splitlines()[0])
+        if isinstance(error, NotApplicable):
+            record.status = "not_applicable"
     record.instance = item.instance
     return record
 
@@ -278,7 +284,9 @@ def _write_report(smk: Any) -> None:
         catalogue, family_tables, figures, html, page, scores, tables)
     from pyomo_puzzles.report.measure import Statistics  # as above
 
-    runs = runs_table(_record_paths(smk.input.manifests), smk.params.results)
+    records = _record_paths(smk.input.manifests)
+    runs = runs_table(records, smk.params.results)
+    left = left_out(records)
     if "parquet" in smk.output.keys():
         _write_table(runs, smk.output.parquet, "to_parquet")
     _write_table(runs, smk.output.csv, "to_csv")
@@ -302,11 +310,11 @@ def _write_report(smk: Any) -> None:
     _write_table(counts, smk.output.counts, "to_csv")
     env = json.loads(Path(smk.input.environment).read_text())
     page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report),
-                      counts=counts if len(counts) else None, stats=stats)
+                      counts=counts if len(counts) else None, stats=stats, left_out=left)
     pictures = [Path(p) for p in smk.input.pictures]  # this experiment's, not every file in the folder
     html.write_html(Path(smk.params.results), runs, family_tables.family_summary(runs, stats), drawn, env,
                     Path(smk.output.html), counts=counts if len(counts) else None, comparison=comparison,
-                    pictures=pictures, stats=stats)
+                    pictures=pictures, stats=stats, left_out=left)
 
 
 def _comparison(other: str | None, results: str, stats, table_dir: Path):

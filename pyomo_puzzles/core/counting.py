@@ -60,7 +60,7 @@ from pyomo_puzzles.core.checking import check_solution
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.models import build_model, choose_formulation
 from pyomo_puzzles.core.records import RunSettings
-from pyomo_puzzles.errors import UserError, failure_line
+from pyomo_puzzles.errors import NotApplicable, UserError, failure_line
 
 METHODS = ("nogood", "native")
 """Counting methods: no-good cuts and a solve per solution (every solver), or the solver's or
@@ -533,6 +533,9 @@ def _count_by_reference(instance: Instance, reference, method: str, up_to_symmet
         why = "cannot enumerate" if reference.enumerate is None else "counts only by its own enumeration"
         raise UserError(f"solver '{reference.name}' {why} (option --method: "
                         f"{'native' if reference.enumerate else 'none'})")
+    reason = reference.applies_to(instance.spec)
+    if reason:
+        raise NotApplicable(f"solver '{reference.name}' cannot count {instance.name}: {reason}")
     if up_to_symmetry:
         instance.family.symmetry()
     started = time.perf_counter() if started is None else started

@@ -11,7 +11,7 @@ import pyomo.environ as pyo
 
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.registry import Formulation, formulation
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.errors import NotApplicable, UserError
 
 
 def choose_formulation(instance: Instance, name: str | None) -> Formulation:
@@ -20,7 +20,7 @@ def choose_formulation(instance: Instance, name: str | None) -> Formulation:
     form = formulation(instance.family, name)
     reason = form.applies_to(instance.spec)
     if reason:
-        raise UserError(f"formulation '{form.name}' cannot model {instance.name}: {reason}")
+        raise NotApplicable(f"formulation '{form.name}' cannot model {instance.name}: {reason}")
     return form
 
 

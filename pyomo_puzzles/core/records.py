@@ -18,9 +18,12 @@ from pyomo_puzzles.version import __version__
 SOLVER_STATUSES = ("optimal", "feasible", "infeasible", "time_limit", "licence_limit", "error")
 """What a solver can say (`core.solvers.SolveOutcome.status`)."""
 
-STATUSES = (*SOLVER_STATUSES[:-1], "memory_limit", "interrupted", "error")
+STATUSES = (*SOLVER_STATUSES[:-1], "memory_limit", "interrupted", "not_applicable", "error")
 """What a run record can say: a solver's statuses, and the framework's own ``memory_limit``
-(its memory limit stopped the run) and ``interrupted`` (Ctrl-C or SIGTERM)."""
+(its memory limit stopped the run), ``interrupted`` (Ctrl-C or SIGTERM) and
+``not_applicable`` (the formulation or reference method cannot answer the instance, a
+generated one found so only when it is made: the pipeline's record of a cell it leaves out,
+which is no run and in no table)."""
 
 
 _FRAMEWORK = {"applied_by": "framework"}
@@ -149,7 +152,9 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
             "time_limit: stopped by the time limit (a solution may be attached); "
             "licence_limit: the solver's licence does not cover a model this size (its message in "
             "'message'); memory_limit: stopped by the run's memory limit; interrupted: stopped by "
-            "Ctrl-C or SIGTERM (its processes were killed; a pipeline redoes it); error: the solver failed "
+            "Ctrl-C or SIGTERM (its processes were killed; a pipeline redoes it); not_applicable: the "
+            "formulation or reference method cannot answer this instance ('message' says why; the "
+            "pipeline leaves such a cell out of every table); error: the solver failed "
             "or its solution failed the check",
         },
         "objective": {"type": ["number", "null"]},

@@ -248,13 +248,22 @@ def manifest_sources(results: str) -> dict[str, str]:
     return sources
 
 
+NOT_APPLICABLE = "not_applicable"
+"""The status of a cell the pipeline left out when it ran (`records.STATUSES`): no run, in no table."""
+
+
 def runs_table(record_paths: list[str], results: str) -> pandas.DataFrame:
-    """One row per run (pandas DataFrame, the columns in `COLUMNS`)."""
+    """One row per run (pandas DataFrame, the columns in `COLUMNS`); the records of cells left
+    out (a formulation or reference method that cannot answer a generated instance) are no
+    runs and have no row, as the cells of shipped instances left out when planned (see
+    `left_out`)."""
     import pandas as pd  # 0.3 s: only the commands that make tables pay for it
 
     rows, facts, sources = [], {}, manifest_sources(results)
     for path in record_paths:
         data = json.loads(Path(path).read_text())
+        if data.get("status") == NOT_APPLICABLE:
+            continue
         name = data["instance"]
         if name not in facts:
             facts[name] = _instance_facts(name, results, sources.get(name))
@@ -264,6 +273,16 @@ def runs_table(record_paths: list[str], results: str) -> pandas.DataFrame:
         row.update(facts[name])
         rows.append(row)
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def left_out(record_paths: list[str]) -> list[str]:
+    """The cells left out when they ran, one line each: instance, method and why."""
+    lines = []
+    for path in record_paths:
+        data = json.loads(Path(path).read_text())
+        if data.get("status") == NOT_APPLICABLE:
+            lines.append(f"{data['solver']} / {data['formulation']}: {data.get('message') or 'does not apply'}")
+    return sorted(set(lines))  # one line per cell, not per repeat or seed
 
 
 def folder_runs(folder: str | Path) -> pandas.DataFrame:

@@ -21,7 +21,7 @@ from pyomo_puzzles.core.models import abstract_model, build_model, choose_formul
 from pyomo_puzzles.core.processes import cpu_seconds
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
 from pyomo_puzzles.core.warmup import blas_threads, prepared_process
-from pyomo_puzzles.errors import UserError, failure_line
+from pyomo_puzzles.errors import NotApplicable, UserError, failure_line
 
 __all__ = ["GRACE_SECONDS", "Interrupted", "run"]
 
@@ -90,12 +90,20 @@ def _prepare(source: Instance | str | Path, formulation: str | None, solver: str
         ok, detail = reference.available()
         if not ok:
             raise UserError(f"solver '{solver}' is not available: {detail}")
+        refuse_if_not_applicable(reference, instance)
         return instance, reference
     if not solvers.is_known(solver) and ":" not in solver:
         known = ", ".join(solvers.names() + tuple(instance.family.reference_solvers))
         raise UserError(f"unknown solver '{solver}' (choose from {known}, pyomo:NAME)")
     solvers.require(solver)
     return instance, choose_formulation(instance, formulation)
+
+
+def refuse_if_not_applicable(reference: registry.ReferenceSolver, instance: Instance) -> None:
+    """`NotApplicable` where the reference method's `applies_to` refuses the instance."""
+    reason = reference.applies_to(instance.spec)
+    if reason:
+        raise NotApplicable(f"solver '{reference.name}' cannot answer {instance.name}: {reason}")
 
 
 def _load(source: Instance | str | Path, say: Say) -> Instance:

@@ -254,14 +254,24 @@ def comparison_html(comparison: pd.DataFrame) -> str:
     return versions + (html_table(comparison) if len(comparison) else "<p>(empty)</p>")
 
 
+def left_out_html(left_out: Sequence[str] | None) -> str:
+    """The cells left out when they ran (`core.results.left_out`), or nothing."""
+    if not left_out:
+        return ""
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in left_out)
+    count = f"{len(left_out)} cell" + ("" if len(left_out) == 1 else "s")
+    return (f"\n<p><strong>Left out</strong> ({count} of the matrix: the method cannot answer the instance, found "
+            f"when it was generated; no runs, in no table or score):</p>\n<ul>{items}</ul>")
+
+
 # --- the page --------------------------------------------------------------------------------
 
 def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],
                 environment: dict, out_dir: Path, counts: pd.DataFrame | None = None,
                 comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None,
-                stats: Statistics = DEFAULT) -> str:
+                stats: Statistics = DEFAULT, left_out: Sequence[str] | None = None) -> str:
     """The whole page as a string (see `write_html`)."""
-    sections = [_section("Overview", overview_html(results_dir, runs, stats)),
+    sections = [_section("Overview", overview_html(results_dir, runs, stats) + left_out_html(left_out)),
                 _section("Summary per family", summary_html(runs, summary, stats))]
     if stats.scores and len(runs):
         sections.append(_section("Scores", scores_html(runs, stats)))
@@ -293,15 +303,16 @@ def _write_atomic(path: Path, text: str) -> None:
 def write_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],
                environment: dict, out: Path, counts: pd.DataFrame | None = None,
                comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None,
-               stats: Statistics = DEFAULT) -> Path:
+               stats: Statistics = DEFAULT, left_out: Sequence[str] | None = None) -> Path:
     """Write the self-contained HTML report to `out` (normally ``report.html``) and return it.
 
-    Sections: overview, environment, a solver-by-formulation summary per family, the figures
-    (each PNG of `figure_paths` embedded, its PDF linked), the counts and the `comparison`
-    table when given, and the solution `pictures` (PNG paths) named by instance.
+    Sections: overview (with the cells `left_out` when they ran), environment, a
+    solver-by-formulation summary per family, the figures (each PNG of `figure_paths`
+    embedded, its PDF linked), the counts and the `comparison` table when given, and the
+    solution `pictures` (PNG paths) named by instance.
     """
     out = Path(out)
     page = render_html(Path(results_dir), runs, summary, figure_paths, environment, out.parent,
-                       counts=counts, comparison=comparison, pictures=pictures, stats=stats)
+                       counts=counts, comparison=comparison, pictures=pictures, stats=stats, left_out=left_out)
     _write_atomic(out, page)
     return out

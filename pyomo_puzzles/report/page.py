@@ -211,19 +211,29 @@ def _wrong_answers(runs: pd.DataFrame) -> list[str]:
     return lines
 
 
+def left_out_markdown(left_out: list[str] | None) -> list[str]:
+    """The cells left out when they ran (`core.results.left_out`): no runs, in no table."""
+    if not left_out:
+        return []
+    return ["", f"**Left out** ({_plural(len(left_out), 'cell')} of the matrix: the method cannot answer the "
+            "instance, found when it was generated; no runs, in no table or score):", "",
+            *(f"- {line}" for line in left_out)]
+
+
 def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figures: list[Path],
                  environment: dict, out: Path, counts: pd.DataFrame | None = None,
-                 stats: Statistics = DEFAULT) -> Path:
+                 stats: Statistics = DEFAULT, left_out: list[str] | None = None) -> Path:
     """Write the Markdown report to `out`: title, overview, environment table, summary table
-    (with any wrong answers listed), and the figures (PNG embedded, PDF linked,
-    paths relative to the page). Returns `out`."""
+    (with any wrong answers and the cells `left_out` listed), and the figures (PNG embedded,
+    PDF linked, paths relative to the page). Returns `out`."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     env_rows = pd.DataFrame(flatten_environment(environment or {}), columns=["key", "value"])
     lines = ["# Solver comparison", "", *_overview(Path(results_dir), runs, stats), "",
              "## Environment", "", markdown_table(env_rows) if len(env_rows) else "(not recorded)", "",
              "## Summary", "", f"Ranked by {stats.name}: {stats.meaning}.", "",
-             summary_markdown(summary, stats) if len(summary) else "(no runs)", *_wrong_answers(runs), "",
+             summary_markdown(summary, stats) if len(summary) else "(no runs)", *_wrong_answers(runs),
+             *left_out_markdown(left_out), "",
              *(scores_markdown(runs, stats) if len(runs) else [])]
     if counts is not None and len(counts):
         lines += ["## Counts", "", count_report.INTRO, "", markdown_table(count_report.shown(counts)), ""]

@@ -16,6 +16,7 @@ indexed parameter that is empty on an unweighted board.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pyomo.environ as pyo
@@ -163,11 +164,15 @@ def unweighted_only(board: Board) -> str | None:
     return "weighted boards ask for a maximum, which an exact cover cannot weigh" if board.weights else None
 
 
-def generate(seed: int, n: int = 8) -> dict:
-    """A board of side n with its known count (the contract's generator signature)."""
+def generate(seed: int, n: int = 8, weighted: bool = False) -> dict:
+    """A board of side n with its known count, or with random weights from 1 to 9 on every cell
+    (the contract's generator signature)."""
     counts = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92}
     data = {"puzzle": "queens", "title": f"{n} queens (seed {seed})", "n": n}
-    if n in counts:
+    if weighted:
+        draw = random.Random(seed)
+        data["weights"] = [[r, c, draw.randint(1, 9)] for r in range(n) for c in range(n)]
+    elif n in counts:
         data["known"] = {"solutions": counts[n]}
     return data
 
