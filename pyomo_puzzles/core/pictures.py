@@ -33,6 +33,12 @@ def check_picture_path(path: str | Path) -> None:
 def draw_no_solution(name: str, why: str, path: str | Path) -> Path:
     """In place of a solution's picture, one that says why there is none (an infeasible
     instance must not stop the pipeline)."""
+    figure = no_solution_figure(name, why)
+    return write_atomic(path, lambda tmp: figure.savefig(tmp, dpi=150))
+
+
+def no_solution_figure(name: str, why: str):
+    """The figure `draw_no_solution` writes: the instance's name and why it has no picture."""
     figure = new_figure(figsize=(4.5, 0.8))
     figure.text(0.5, 0.5, f"{name}: no solution to draw\n({why})", ha="center", va="center", fontsize=9)
-    return write_atomic(path, lambda tmp: figure.savefig(tmp, dpi=150))
+    return figure
