@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pyomo_puzzles.core import pictures
 from pyomo_puzzles.report import catalogue, figures, page, tables
 from pyomo_puzzles.report.measure import Statistics
 
@@ -389,6 +390,28 @@ def test_the_layout_check_finds_a_text_outside_or_of_another_size():
         ax.set_title("too big", fontsize=14)
         problems = figures.layout_problems(figure, style)
     assert any("reach outside" in p for p in problems) and any("'too big' is 14 pt" in p for p in problems)
+
+
+# --- the picture of an instance no run solved ---------------------------------------------
+
+SEVEN_SOLVERS = ", ".join(f"time_limit on {s}" for s in ("cbc", "cpsat", "glpk", "gurobi", "highs", "scip"))
+
+
+@pytest.mark.parametrize("name, why", [
+    ("queens/eight", "no run found a checked solution: time_limit on highs"),
+    ("packing/library/polyominoes_order6_copies1_width15_height14",
+     f"no run found a checked solution: {SEVEN_SOLVERS}, licence_limit on cplex"),
+    ("packing/pentominoes/6x10", "no run found a checked solution: " + ", ".join([SEVEN_SOLVERS] * 4)),
+])
+def test_the_no_solution_picture_shows_its_whole_message(name, why):
+    # was: one line per part, cut off at both sides of the 4.5 in figure
+    figure = pictures.no_solution_figure(name, why)
+    figure.canvas.draw()
+    shown = "".join(text.get_text() for text in figure.texts if text.get_visible())
+    assert "".join(shown.split()) == "".join(f"{name}: no solution to draw ({why})".split())
+    drawn = figure.get_tightbbox(figure.canvas.get_renderer())
+    width, height = figure.get_size_inches()
+    assert drawn.x0 >= 0 and drawn.y0 >= 0 and drawn.x1 <= width and drawn.y1 <= height, (drawn.bounds, width, height)
 
 
 # --- per-family tables ---------------------------------------------------------------------
