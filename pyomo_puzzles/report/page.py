@@ -187,7 +187,7 @@ def scores_markdown(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> list[str
     if not stats.scores:
         return []
     table, notes = scores.score_table(runs, stats)
-    lines = ["## Scores", "", f"{stats.sentence()} Per family, over the instances every scored method has a time on (a note names any method left out); "
+    lines = ["## Scores", "", f"{stats.sentence()} Per family, over the instances every scored method has a time on (a note names any method or instance left out); "
              "the virtual best takes the best time of any method on every instance.", ""]
     lines += [f"- {text}" for text in scores.explanations(stats)] + [""]
     lines += [line for note in notes for line in (note, "")]
