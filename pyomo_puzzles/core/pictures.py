@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyomo_puzzles.core.drawing import new_figure
 from pyomo_puzzles.core.files import write_atomic
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.errors import UserError
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
 
 
 def draw(instance: Instance, solution: dict[str, Any], path: str | Path) -> Path:
@@ -43,7 +47,7 @@ NO_SOLUTION_FONT_PT = 9
 LINE_HEIGHT_IN = 1.25 * NO_SOLUTION_FONT_PT / 72
 
 
-def no_solution_figure(name: str, why: str):
+def no_solution_figure(name: str, why: str) -> Figure:
     """The figure `draw_no_solution` writes: the instance's name and why it has no picture,
     wrapped to the figure's width (a reason lists every solver's status), as tall as its lines."""
     figure = new_figure(figsize=(NO_SOLUTION_WIDTH_IN, 1.0))
@@ -53,7 +57,7 @@ def no_solution_figure(name: str, why: str):
     return figure
 
 
-def _fit_lines(text, paragraphs: list[str], width_in: float) -> list[str]:
+def _fit_lines(text: Text, paragraphs: list[str], width_in: float) -> list[str]:
     """Wrap `paragraphs` into `text` at the most characters per line whose widest line,
     measured as drawn, is at most `width_in` wide; return the lines."""
     renderer = text.figure.canvas.get_renderer()
