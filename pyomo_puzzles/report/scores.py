@@ -191,12 +191,12 @@ def _instances_left_out(puzzle: str, times: pd.DataFrame, dropped: set[str], met
     timed = set(zip(times["instance"], times["method"]))
     by_reason: dict[str, list[str]] = {}
     for instance in sorted(dropped):
-        missing = [m + (" (refused by its licence)" if (puzzle, instance, m) in refused else "")
-                   for m in methods if (instance, m) not in timed]
         if not any(i == instance for i, _ in timed):
             why = "no method has a time" + (": a size-limited licence refused the runs"
                                             if any(r[:2] == (puzzle, instance) for r in refused) else "")
         else:
+            missing = [m + (" (refused by its licence)" if (puzzle, instance, m) in refused else "")
+                       for m in methods if (instance, m) not in timed]
             why = f"no time from {', '.join(missing)}"
         by_reason.setdefault(why, []).append(instance)
     return [f"{_some(names)} ({why})" for why, names in by_reason.items()]
