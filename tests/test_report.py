@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pyomo_puzzles.core import pictures
 from pyomo_puzzles.report import catalogue, figures, page, tables
 from pyomo_puzzles.report.measure import Statistics
 
@@ -324,6 +325,58 @@ def test_runtime_figure_tells_errors_from_time_outs(runs, tmp_path):
     assert counts == {"error": 1, "timeout": 1}, counts
 
 
+@pytest.fixture
+def two_families_with_dlx() -> pd.DataFrame:
+    """Packing and queens, each with an integer program on HiGHS and its dlx reference method,
+    whose runs are filed under the formulation exact_cover in both families."""
+    return pd.DataFrame([
+        run("packing/a", "highs", "placement", "optimal", 1.0, True),
+        run("packing/a", "dlx", "exact_cover", "optimal", 0.1, True),
+        run("packing/b", "highs", "placement", "time_limit", 10.2),
+        run("packing/b", "dlx", "exact_cover", "optimal", 0.2, True),
+        run("queens/eight", "highs", "rows", "optimal", 0.5, True),
+        run("queens/eight", "dlx", "exact_cover", "optimal", 0.1, True),
+    ])
+
+
+def test_a_formulation_of_two_families_is_one_legend_entry_with_one_marker(two_families_with_dlx, tmp_path):
+    # was: exact_cover listed twice, with two markers, one per family's dlx (every figure
+    # builds its legend by the same function: one figure is drawn here)
+    legends = []
+    figures.INSPECTORS.append(lambda figure: legends.append(figure.legends[0]))
+    try:
+        figures.runtime_per_instance(two_families_with_dlx, figures.FigureStyle(), tmp_path / "runtime")
+    finally:
+        figures.INSPECTORS.pop()
+    labels = [text.get_text() for text in legends[0].get_texts()]
+    assert [labels.count(f) for f in ("exact_cover", "placement", "rows")] == [1, 1, 1], labels
+    codes = figures.encoding(two_families_with_dlx, figures.FigureStyle())
+    marker = codes.spec("packing", "dlx", "exact_cover")["marker"]
+    assert codes.spec("queens", "dlx", "exact_cover")["marker"] == marker  # the same in both panels
+    assert legends[0].legend_handles[labels.index("exact_cover")].get_marker() == marker
+
+
+def test_no_formulation_is_marked_like_a_time_out():
+    # was: the seventh formulation of a figure got the filled X, which reads as the time-out's x
+    names = [f"f{k:02d}" for k in range(30)]
+    frame = pd.DataFrame([run(f"p{k % 3}/a", "highs", name, "optimal", 1.0, True) for k, name in enumerate(names)])
+    codes = figures.encoding(frame, figures.FigureStyle())
+    marks = [codes.spec(f"p{k % 3}", "highs", name) for k, name in enumerate(names)]
+    crosses = {figures.TIMEOUT_MARKER, figures.ERROR_MARKER, "x", "X", "+", "P"}
+    assert not {m["marker"] for m in marks} & crosses
+    assert len({(m["marker"], m["linestyle"]) for m in marks}) == len(names)  # no two alike
+
+
+def test_scaling_names_the_error_mark_it_draws(runs, tmp_path):
+    labels = []
+    figures.INSPECTORS.append(lambda figure: labels.extend(t.get_text() for t in figure.legends[0].get_texts()))
+    try:
+        figures.scaling(runs, figures.FigureStyle(), tmp_path / "scaling")  # cbc fails on p3
+    finally:
+        figures.INSPECTORS.pop()
+    assert figures.ERROR_LABEL in labels and figures.TIMEOUT_LABEL in labels
+
+
 def test_scaling_joins_only_instances_of_one_kind(runs, tmp_path):
     one_size = runs.assign(size=5.0)  # every instance the same size: no series to draw
     assert figures.scaling(one_size, figures.FigureStyle(), tmp_path / "s1") == []
@@ -389,6 +442,28 @@ def test_the_layout_check_finds_a_text_outside_or_of_another_size():
         ax.set_title("too big", fontsize=14)
         problems = figures.layout_problems(figure, style)
     assert any("reach outside" in p for p in problems) and any("'too big' is 14 pt" in p for p in problems)
+
+
+# --- the picture of an instance no run solved ---------------------------------------------
+
+SEVEN_SOLVERS = ", ".join(f"time_limit on {s}" for s in ("cbc", "cpsat", "glpk", "gurobi", "highs", "scip"))
+
+
+@pytest.mark.parametrize("name, why", [
+    ("queens/eight", "no run found a checked solution: time_limit on highs"),
+    ("packing/library/polyominoes_order6_copies1_width15_height14",
+     f"no run found a checked solution: {SEVEN_SOLVERS}, licence_limit on cplex"),
+    ("packing/pentominoes/6x10", "no run found a checked solution: " + ", ".join([SEVEN_SOLVERS] * 4)),
+])
+def test_the_no_solution_picture_shows_its_whole_message(name, why):
+    # was: one line per part, cut off at both sides of the 4.5 in figure
+    figure = pictures.no_solution_figure(name, why)
+    figure.canvas.draw()
+    shown = "".join(text.get_text() for text in figure.texts if text.get_visible())
+    assert "".join(shown.split()) == "".join(f"{name}: no solution to draw ({why})".split())
+    drawn = figure.get_tightbbox(figure.canvas.get_renderer())
+    width, height = figure.get_size_inches()
+    assert drawn.x0 >= 0 and drawn.y0 >= 0 and drawn.x1 <= width and drawn.y1 <= height, (drawn.bounds, width, height)
 
 
 # --- per-family tables ---------------------------------------------------------------------

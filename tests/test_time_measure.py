@@ -176,6 +176,29 @@ def test_methods_on_fewer_instances_are_left_out_and_named(three_methods):
     assert len(notes) == 1 and "D / g" in notes[0] and "1 of 3" in notes[0]
 
 
+def test_an_instance_left_out_of_the_scores_is_named_in_the_notes_and_the_caption(three_methods, tmp_path):
+    """D and E apply to i1 and i2 only: five methods on two instances outweigh three on three,
+    so i3 is left out though no method is; the notes and the LaTeX caption name it."""
+    # was: no note at all, and a caption "over the 2 instances every method has a time on"
+    partial = [run(f"p/i{k}", solver, "g", solver_time=0.1) for k in (1, 2) for solver in ("D", "E")]
+    frame = pd.concat([three_methods, pd.DataFrame(partial)], ignore_index=True)
+    table, notes = scores.score_table(frame)
+    assert set(table["instances"]) == {2}
+    assert len(notes) == 1 and "2 of its 3 instances" in notes[0] and "p/i3" in notes[0]
+    assert "D / g" in notes[0] and "E / g" in notes[0]  # why: they have no time there
+    scores.write_scores(frame, tmp_path)
+    caption = (tmp_path / "scores_p.tex").read_text()
+    assert "p/i3" in caption and "2 of its 3 instances" in caption
+
+
+def test_an_instance_whose_runs_a_licence_refused_is_named_in_the_notes(three_methods):
+    # was: left out of the scores and of the family's instance count, without a word
+    refused = run("p/i4", "A", "f", status="licence_limit", solver_time=None)
+    notes = scores.score_table(pd.concat([three_methods, pd.DataFrame([refused])], ignore_index=True))[1]
+    assert len(notes) == 1 and "3 of its 4 instances" in notes[0] and "p/i4" in notes[0]
+    assert "licence" in notes[0]
+
+
 def test_a_wrong_answer_scores_as_unsolved(three_methods):
     """B claims i2 infeasible while A's solution there passed the checker: B loses i2."""
     frame = three_methods.astype({"checked": object})

@@ -3,9 +3,11 @@
 Every figure is drawn on a `matplotlib.figure.Figure` with an Agg canvas (pyplot's global
 figure manager and backend are left alone), `FigureStyle.width_in` wide (the LaTeX text
 width), and written as ``<stem>.pdf`` and ``<stem>.png`` (200 dpi). A *method* is a
-solver / formulation pair. Colours come from seaborn's colour-blind palette and every
-method also has its own marker and line style, so the figures read in greyscale. Runs that
-were not solved are drawn at their time limit with an ``x`` (legend: "timeout (at limit)").
+solver / formulation pair. Colours (one per solver) come from seaborn's colour-blind palette
+and every formulation also has its own marker and line style, one per name in all panels, so
+the figures read in greyscale. Runs that were not solved are drawn at their time limit with
+an ``x`` (legend: "timeout (at limit)"), or a ``!`` where they ended in an error; no
+formulation's marker is a cross.
 
 Times are the configured measure (`pyomo_puzzles.report.measure`; the solver's own time by
 default), named on every time axis. Per instance, repeats are combined: the time is the
@@ -47,7 +49,6 @@ TIMEOUT_MARKER = "x"
 TIMEOUT_LABEL = "timeout (at limit)"
 ERROR_MARKER = "$!$"
 ERROR_LABEL = "error (at limit)"
-METHOD_MARKERS = ("o", "s", "^", "D", "v", "P", "<", ">", "p", "h", "*", "d")
 LINE_STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 1)), (0, (8, 2, 2, 2)))
 MIN_TIME = 1e-6
 """Times below this (seconds) are raised to it: no division by zero, no log of zero."""
@@ -252,7 +253,10 @@ SOLVER_COLOUR_INDEX = {"highs": 0, "cbc": 1, "glpk": 2, "scip": 4, "gurobi": 3, 
 """Fixed colours (index into seaborn's 10 colour-blind colours) for the solvers that ship, so
 a solver has the same colour in every figure and every results folder. Grey (7) is kept for
 time limits; other solvers get a colour from their name (stable, but may repeat)."""
-FORMULATION_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "p", "h", "*")
+FORMULATION_MARKERS = ("o", "s", "^", "D", "v", "<", ">", "p", "h", "*")
+"""Filled shapes that differ at a glance, and no cross among them: an x marks a run not solved
+(`TIMEOUT_MARKER`), and a filled X or plus read as one. With the eight line styles, no two of
+up to 40 formulations look alike in a figure of lines."""
 VIRTUAL_BEST = "virtual best"
 VIRTUAL_BEST_LINE = {"color": "0.72", "linewidth": 3.4, "zorder": 1, "solid_capstyle": "butt"}
 """The virtual best's curve: a wide grey band under the methods' curves, so that the method that
@@ -277,14 +281,17 @@ def _family_formulations(puzzle: str) -> list[str]:
         return []
 
 
-def formulation_styles(puzzle: str, formulations: Sequence[str]) -> dict[str, dict]:
-    """Marker and line style per formulation of one family, by the family's own order (so a
-    formulation looks the same in every results folder), other formulations after it."""
+def _family_order(puzzle: str, formulations: Sequence[str]) -> list[str]:
+    """A family's formulations in its own order, others (its reference methods' exact_cover,
+    a formulation file's) after them by name."""
     known = _family_formulations(puzzle)
-    order = [f for f in known if f in formulations] + sorted(set(formulations) - set(known))
-    ranks = {f: known.index(f) if f in known else len(known) + order.index(f) for f in order}
-    return {f: {"marker": FORMULATION_MARKERS[r % len(FORMULATION_MARKERS)], "linestyle": LINE_STYLES[r % len(LINE_STYLES)]}
-            for f, r in ranks.items()}
+    return [f for f in known if f in formulations] + sorted(set(formulations) - set(known))
+
+
+def formulation_mark(rank: int) -> dict:
+    """Marker and line style of the rank-th formulation of a figure."""
+    return {"marker": FORMULATION_MARKERS[rank % len(FORMULATION_MARKERS)],
+            "linestyle": LINE_STYLES[rank % len(LINE_STYLES)]}
 
 
 def _ordered(values: Sequence[str], wanted: Sequence[str] | None) -> list[str]:
@@ -299,11 +306,11 @@ class Encoding:
 
     solvers: list[str]
     formulations: dict[str, list[str]]  # per puzzle
-    marks: dict[str, dict[str, dict]]  # puzzle -> formulation -> marker, line style
+    marks: dict[str, dict]  # formulation -> marker, line style: one per name, whatever its family
     labels: dict[str, str]
 
     def spec(self, puzzle: str, solver: str, formulation: str) -> dict:
-        return {"color": solver_colour(solver), **self.marks[puzzle][formulation]}
+        return {"color": solver_colour(solver), **self.marks[formulation]}
 
     def label(self, name: str) -> str:
         return self.labels.get(name, name)
@@ -316,9 +323,15 @@ class Encoding:
         formulations = {p: [f for f in names if (p, f) in pairs] for p, names in self.formulations.items()}
         return Encoding(solvers, {p: f for p, f in formulations.items() if f}, self.marks, self.labels)
 
-    def ordered_formulations(self) -> list[tuple[str, str]]:
-        """(puzzle, formulation) in legend order."""
-        return [(puzzle, name) for puzzle, names in self.formulations.items() for name in names]
+    def ordered_formulations(self) -> list[str]:
+        """The formulations in legend order, each name once: two families' dlx are both filed
+        under exact_cover, and are one entry with one mark in every panel."""
+        return _each_once(self.formulations)
+
+
+def _each_once(formulations: dict[str, list[str]]) -> list[str]:
+    """The formulation names of all families, in order, each once."""
+    return list(dict.fromkeys(name for names in formulations.values() for name in names))
 
 
 def select_runs(runs: pd.DataFrame, style: FigureStyle) -> pd.DataFrame:
@@ -332,20 +345,17 @@ def select_runs(runs: pd.DataFrame, style: FigureStyle) -> pd.DataFrame:
 
 
 def encoding(runs: pd.DataFrame, style: FigureStyle) -> Encoding:
-    """Colours by solver; markers and line styles by formulation, numbered through the
-    families (in each family's own order) so that no two formulations of a figure look alike."""
+    """Colours by solver; markers and line styles by formulation name, numbered through the
+    families (in each family's own order) so that no two formulations of a figure look alike,
+    and a name two families share looks the same in both panels."""
     solvers = _ordered(tables._column(runs, "solver").astype(str).unique(), style.solvers)
-    formulations, marks, rank = {}, {}, 0
+    formulations = {}
     puzzles = tables._column(runs, "puzzle").fillna("?").astype(str)
     for puzzle in sorted(puzzles.unique()):
         present = tables._column(runs, "formulation").astype(str)[puzzles == puzzle].unique()
-        order = list(formulation_styles(puzzle, present))
-        formulations[puzzle] = _ordered(present, style.formulations) if style.formulations else order
-        marks[puzzle] = {}
-        for name in order:
-            marks[puzzle][name] = {"marker": FORMULATION_MARKERS[rank % len(FORMULATION_MARKERS)],
-                                   "linestyle": LINE_STYLES[rank % len(LINE_STYLES)]}
-            rank += 1
+        formulations[puzzle] = (_ordered(present, style.formulations) if style.formulations
+                                else _family_order(puzzle, present))
+    marks = {name: formulation_mark(rank) for rank, name in enumerate(_each_once(formulations))}
     return Encoding(solvers, formulations, marks, dict(style.labels or {}))
 
 
@@ -385,8 +395,8 @@ def _legend_groups(style: FigureStyle, codes: Encoding, lines: bool, limit: str 
     if virtual_best:
         solvers.append(Line2D([], [], **VIRTUAL_BEST_LINE, label=style.text(VIRTUAL_BEST)))
     formulations = []
-    for puzzle, name in codes.ordered_formulations():
-        mark = codes.marks[puzzle][name]
+    for name in codes.ordered_formulations():
+        mark = codes.marks[name]
         formulations.append(Line2D([], [], color="0.3", marker=mark["marker"], linestyle=mark["linestyle"] if lines
                                    else "none", label=style.text(codes.label(name))))
     if limit in ("timeout", "timeout and error"):
@@ -757,7 +767,8 @@ def scaling(runs: pd.DataFrame, style: FigureStyle, stem: str | Path, stats: Sta
             ax.set_title(style.text(puzzle))
             ax.grid(which="major", color="0.9")
         drawn = data[data.set_index(["puzzle", "size_label"]).index.isin(panels)]
-        _legends(figure, style, codes.restricted(drawn), lines=True, limit="timeout")
+        _legends(figure, style, codes.restricted(drawn), lines=True,
+                 limit="timeout and error" if drawn["error"].any() else "timeout")
         return save_figure(figure, stem)
 
 

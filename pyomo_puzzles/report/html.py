@@ -217,7 +217,7 @@ def scores_html(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> str:
     """What each selected score means, then one table per family (see `scores`)."""
     table, notes = scores.score_table(runs, stats)
     explained = "".join(f"<li>{html.escape(text)}</li>" for text in scores.explanations(stats))
-    parts = [f"<p>{html.escape(stats.sentence())} Per family, over the instances every scored method has a time on (a note names any method left out); the "
+    parts = [f"<p>{html.escape(stats.sentence())} Per family, over the instances every scored method has a time on (a note names any method or instance left out); the "
              "virtual best takes the best time of any method on every instance.</p>", f"<ul>{explained}</ul>"]
     parts += [f"<p>{html.escape(note)}</p>" for note in notes]
     for puzzle in sorted(table["puzzle"].unique()):

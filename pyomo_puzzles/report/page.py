@@ -19,15 +19,17 @@ MAX_CELL = 160
 
 FIGURE_CAPTIONS = {
     "runtime": "The time measure per instance (median over repeats, log scale), one panel per family; colour: "
-               "solver, marker: formulation. An x marks a run not solved, drawn at the time limit (dashed line). "
+               "solver, marker: formulation (never a cross). An x marks a run not solved, drawn at the time limit "
+               "(dashed line); an exclamation mark there, a run that ended in an error. "
                "A star before a name marks a generated instance. A time of 0 (CBC's clock counts hundredths of a "
                "second) is drawn at the axis' floor, 1 µs.",
     "performance_profile": "Performance profile (Dolan and Moré) per family: fraction of instances a "
-                           "method solved within a factor tau of the best method's time; black: the virtual "
+                           "method solved within a factor tau of the best method's time; grey band: the virtual "
                            "best method (the best of all methods on each instance).",
-    "cactus": "Instances solved within time t, per method, one panel per family; black: the virtual best method.",
+    "cactus": "Instances solved within time t, per method, one panel per family; grey band: the virtual best "
+              "method; dashed line: the time limit.",
     "scaling": "The time measure against instance size, one panel per family and kind of instance (the "
-               "family's size unit); x: not solved (at the limit).",
+               "family's size unit); x: not solved (at the limit); exclamation mark: ended in an error.",
     "variability": "Spread of the time measure over seeds and permutations: per instance and method, the range "
                    "(bar) and the median (marker).",
     "where_the_time_goes": "Where the time goes: per family and method, the mean solved run split into its "
@@ -185,7 +187,7 @@ def scores_markdown(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> list[str
     if not stats.scores:
         return []
     table, notes = scores.score_table(runs, stats)
-    lines = ["## Scores", "", f"{stats.sentence()} Per family, over the instances every scored method has a time on (a note names any method left out); "
+    lines = ["## Scores", "", f"{stats.sentence()} Per family, over the instances every scored method has a time on (a note names any method or instance left out); "
              "the virtual best takes the best time of any method on every instance.", ""]
     lines += [f"- {text}" for text in scores.explanations(stats)] + [""]
     lines += [line for note in notes for line in (note, "")]

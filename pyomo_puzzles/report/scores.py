@@ -7,7 +7,8 @@ Scores compare methods on the same instances. Where the methods of a family have
 different instances (a formulation applies to some instances only; a size-limited licence
 refused some runs), the scores are taken over the instance set that keeps the most
 (methods x instances): the instances of one method, and every method with a time on all of
-them. The methods left out are named in a note. The scores:
+them. A note names the methods and the instances left out, and why; the report pages show it
+and the family's LaTeX table has it in its caption. The scores:
 
 * ``sgm``: the shifted geometric mean of the times, scaled so that the best method is 1
   (Mittelmann's benchmarks of optimisation software); the *virtual best* (on every
@@ -25,13 +26,14 @@ them. The methods left out are named in a note. The scores:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from pyomo_puzzles.report import tables
-from pyomo_puzzles.report.figures import VIRTUAL_BEST, instance_times
+from pyomo_puzzles.report.figures import VIRTUAL_BEST, instance_times, method_label
 from pyomo_puzzles.report.measure import DEFAULT, Statistics
 
 EXPLANATIONS = {
@@ -51,10 +53,18 @@ SCORE_COLUMNS = {"sgm": ["sgm", "sgm_scaled"], "par2": ["par2"], "borda": ["bord
                  "solved_by_all": ["solved_by_all_instances", "solved_by_all_sgm", "solved_by_all_scaled"]}
 
 
-def _licence_refused(runs: pd.DataFrame) -> set[tuple[str, str]]:
-    """(puzzle, method) with runs refused by a size-limited licence."""
+def _licence_refused(runs: pd.DataFrame) -> set[tuple[str, str, str]]:
+    """(puzzle, instance, method) with runs refused by a size-limited licence."""
     refused = runs[tables._column(runs, "status") == "licence_limit"]
-    return {(str(p), f"{s} / {f}") for p, s, f in zip(refused["puzzle"], refused["solver"], refused["formulation"])}
+    return {(str(p), str(i), method_label(s, f))
+            for p, i, s, f in zip(refused["puzzle"], refused["instance"], refused["solver"], refused["formulation"])}
+
+
+def _family_instances(runs: pd.DataFrame) -> dict[str, set[str]]:
+    """Every family's instances, those whose runs a licence refused included."""
+    frame = pd.DataFrame({"puzzle": tables._column(runs, "puzzle").fillna("?").astype(str),
+                          "instance": tables._column(runs, "instance").astype(str)})
+    return {puzzle: set(group["instance"]) for puzzle, group in frame.groupby("puzzle", sort=True)}
 
 
 def _scored(times: pd.DataFrame) -> tuple[frozenset[str], list[str]]:
@@ -120,23 +130,29 @@ def _family_scores(time: pd.DataFrame, solved: pd.DataFrame, limit: pd.Series, s
 def score_table(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tuple[pd.DataFrame, list[str]]:
     """The selected scores per family and method (tidy: puzzle, method, solver, formulation,
     instances, solved, then the columns of each score in `stats.scores`), the virtual best
-    last in each family; and notes on methods left out."""
+    last in each family; and notes on the methods and instances left out, each starting with
+    its family's name."""
+    table, notes = _scores_and_notes(runs, stats)
+    return table, [f"{puzzle}: {note}" for puzzle, family in notes.items() for note in family]
+
+
+def _scores_and_notes(runs: pd.DataFrame, stats: Statistics) -> tuple[pd.DataFrame, dict[str, list[str]]]:
+    """`score_table`, with the notes by family."""
     refused = _licence_refused(runs)
-    timed = runs[tables._column(runs, "status") != "licence_limit"]
-    times = instance_times(timed, stats)
-    frames, notes = [], []
-    for puzzle, group in times.groupby("puzzle", sort=True):
+    times = instance_times(runs[tables._column(runs, "status") != "licence_limit"], stats)
+    frames, notes = [], {}
+    for puzzle, family_instances in _family_instances(runs).items():
+        group = times[times["puzzle"] == puzzle]
         instances, methods = _scored(group)
-        notes += _left_out(puzzle, group, instances, methods, refused)
-        group = group[group["method"].isin(methods) & group["instance"].isin(instances)]
-        time, solved, limit = _grid(group)
+        time, solved, limit = _grid(group[group["method"].isin(methods) & group["instance"].isin(instances)])
         if time.empty or time.shape[1] < 2:
-            notes.append(f"{puzzle}: no scores (fewer than two methods with times on common instances).")
+            notes[puzzle] = ["no scores (fewer than two methods with times on common instances)."]
             continue
+        notes[puzzle] = _left_out(puzzle, group, family_instances, set(time.index), methods, refused)
         table = _family_scores(time, solved, limit, stats)
-        methods = group.drop_duplicates("method").set_index("method")
-        table.insert(0, "solver", [methods["solver"].get(m, "") for m in table.index])
-        table.insert(1, "formulation", [methods["formulation"].get(m, "") for m in table.index])
+        named = group.drop_duplicates("method").set_index("method")
+        table.insert(0, "solver", [named["solver"].get(m, "") for m in table.index])
+        table.insert(1, "formulation", [named["formulation"].get(m, "") for m in table.index])
         table.index.name = "method"
         order = sorted(time.columns, key=lambda m: (table.at[m, "sgm_scaled"], m)) + [VIRTUAL_BEST]
         frames.append(table.loc[order].reset_index().assign(puzzle=puzzle))
@@ -147,20 +163,49 @@ def score_table(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tuple[pd.Dat
     return pd.concat(frames, ignore_index=True)[columns], notes
 
 
-def _left_out(puzzle: str, times: pd.DataFrame, instances: frozenset[str], methods: list[str],
-              refused: set[tuple[str, str]]) -> list[str]:
-    """A note naming the methods of a family left out of its scores, and why."""
-    total = times["instance"].nunique()
+def _left_out(puzzle: str, times: pd.DataFrame, instances: set[str], scored: set[str], methods: list[str],
+              refused: set[tuple[str, str, str]]) -> list[str]:
+    """A note naming the methods and the instances of a family left out of its scores, and why
+    (`instances`: all of the family's; `scored`: those the scores are over)."""
+    total = len(instances)
+    refused_methods = {method for p, _, method in refused if p == puzzle}
     reasons = []
     for method, group in times[~times["method"].isin(methods)].groupby("method", sort=True):
         count = group["instance"].nunique()
-        why = ("a size-limited licence refused some of its runs" if (puzzle, method) in refused
+        why = ("a size-limited licence refused some of its runs" if method in refused_methods
                else "its formulation applies to some instances only")
         reasons.append(f"{method} ({why}: times on {count} of {total})")
-    if not reasons:
+    dropped = _instances_left_out(puzzle, times, instances - scored, methods, refused)
+    if not reasons and not dropped:
         return []
-    return [f"{puzzle}: scores over {len(instances)} of its {total} instances, those every scored method has a "
-            f"time on; left out: {'; '.join(reasons)}."]
+    sentences = [f"scores over {len(scored)} of its {total} instances, those every scored method has a time on."]
+    sentences += [f"Methods left out: {'; '.join(reasons)}."] if reasons else []
+    sentences += [f"Instances left out: {'; '.join(dropped)}."] if dropped else []
+    return [" ".join(sentences)]
+
+
+def _instances_left_out(puzzle: str, times: pd.DataFrame, dropped: set[str], methods: list[str],
+                        refused: set[tuple[str, str, str]]) -> list[str]:
+    """The instances left out of a family's scores, those with one reason together: the scored
+    methods without a time on them (a licence refused their runs, or they did not run)."""
+    timed = set(zip(times["instance"], times["method"]))
+    by_reason: dict[str, list[str]] = {}
+    for instance in sorted(dropped):
+        if not any(i == instance for i, _ in timed):
+            why = "no method has a time" + (": a size-limited licence refused the runs"
+                                            if any(r[:2] == (puzzle, instance) for r in refused) else "")
+        else:
+            missing = [m + (" (refused by its licence)" if (puzzle, instance, m) in refused else "")
+                       for m in methods if (instance, m) not in timed]
+            why = f"no time from {', '.join(missing)}"
+        by_reason.setdefault(why, []).append(instance)
+    return [f"{_some(names)} ({why})" for why, names in by_reason.items()]
+
+
+def _some(names: list[str], shown: int = 5) -> str:
+    """The first few names, and how many more."""
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 def explanations(stats: Statistics = DEFAULT) -> list[str]:
@@ -188,13 +233,16 @@ def formatted(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(cells)
 
 
-def scores_latex(table: pd.DataFrame, puzzle: str, stats: Statistics = DEFAULT) -> str:
-    """The scores of one family as a booktabs table (needs booktabs and graphicx)."""
+def scores_latex(table: pd.DataFrame, puzzle: str, stats: Statistics = DEFAULT, notes: Sequence[str] = ()) -> str:
+    """The scores of one family as a booktabs table (needs booktabs and graphicx); `notes`, the
+    family's notes on what was left out (`score_table`'s without the family's name), open its
+    caption."""
     rows = table[table["puzzle"] == puzzle]
     cells = formatted(rows)
-    caption = (f"{tables.latex_escape(puzzle)}: scores per method over the {int(rows['instances'].iloc[0])} instances "
-               f"every method has a time on. {tables.latex_escape(stats.sentence())} "
-               + " ".join(tables.latex_escape(e) for e in explanations(stats)))
+    scope = [f"{puzzle}: {note}" for note in notes] or [
+        f"{puzzle}: scores per method over the {int(rows['instances'].iloc[0])} instances every method has a time on."]
+    sentences = [*scope, stats.sentence(), *explanations(stats)]
+    caption = " ".join(tables.latex_escape(sentence) for sentence in sentences)
     lines = ["% requires \\usepackage{booktabs}", "\\begin{table}[htbp]", "  \\centering", "  \\small",
              f"  \\caption{{{caption}}}", f"  \\label{{tab:scores-{puzzle}}}",
              "  \\begin{tabular}{l" + "r" * (len(cells.columns) - 1) + "}", "    \\toprule",
@@ -207,13 +255,13 @@ def scores_latex(table: pd.DataFrame, puzzle: str, stats: Statistics = DEFAULT) 
 def write_scores(runs: pd.DataFrame, directory: str | Path, stats: Statistics = DEFAULT) -> list[Path]:
     """``scores.csv`` (tidy, full precision) and ``scores_<puzzle>.tex`` per family."""
     directory = Path(directory)
-    table, _ = score_table(runs, stats)
+    table, notes = _scores_and_notes(runs, stats)
     csv = directory / "scores.csv"
     tables._write_text(csv, table.to_csv(index=False))
     written = [csv]
     for puzzle in sorted(table["puzzle"].unique()):
         path = directory / f"scores_{puzzle}.tex"
-        tables._write_text(path, scores_latex(table, puzzle, stats))
+        tables._write_text(path, scores_latex(table, puzzle, stats, notes.get(puzzle, ())))
         written.append(path)
     return written
 
