@@ -215,9 +215,9 @@ def count_lines(found: list[Calibrated]) -> list[str]:
             continue
         entry, best = item.entry, _best(item.entry)
         answer = entry["answer"]
+        classes = f", {answer['classes']} up to symmetry" if "classes" in answer else ""
         lines.append(f"{item.instance:42s} {entry['band']:7s} {best[0]:9.3f}  {best[1]:32s} "
-                     f"{answer['solutions']} solutions" + (f", {answer['classes']} up to symmetry" if "classes" in answer
-                                                           else "") + f" ({len(entry['sources'])} sources)")
+                     f"{answer['solutions']} solutions{classes} ({len(entry['sources'])} sources)")
     return lines
 
 
