@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -433,6 +434,29 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from pyomo_puzzles.report import calibrate  # pandas, scipy, seaborn, ~3 s: only calibrate pays for them
+
+    command = shlex.join(["pyomo-puzzles", *args.argv])  # recorded in every entry: rerun it as it ran
+    writing = args.write or args.write_to is not None
+    if args.adopt and not writing:
+        raise UserError("option --adopt: it copies the instances of the entries written: give --write or --write-to")
+    solvers = calibrate.checked_solvers(args.solvers)
+    experiments = [calibrate.read_experiment(configfile) for configfile in args.configs]
+    witnesses = [calibrate.read_experiment(configfile, "option --witness") for configfile in args.witness]
+    found = calibrate.calibrate_experiments(experiments, command, witnesses=witnesses, skip=args.skip,
+                                            solvers=solvers, questions=args.question or ("solve", "count"))
+    if args.question is None or "solve" in args.question:
+        print("\n".join(calibrate.solve_lines(found.solved)))
+    if found.counted:
+        print("\n" + "\n".join(calibrate.count_lines(found.counted)))
+    if writing:
+        entries = calibrate.entries_to_write(found, experiments, args.adopt)
+        for line in calibrate.write_entries(entries, None if args.write_to is None else Path(args.write_to)):
+            print(line)
+    return EXIT_OK
+
+
 def cmd_new_family(args: argparse.Namespace) -> int:
     from pyomo_puzzles import scaffold  # the plugin registry: see cmd_list
 
@@ -608,6 +632,36 @@ def parser() -> argparse.ArgumentParser:
                               "model counts: formulation comparisons) or wall (the whole run)")
     compare.set_defaults(func=cmd_compare)
 
+    calibrate = sub.add_parser("calibrate", help="benchmark-library entries from calibration experiments: each "
+                                                  "instance's band, times, reference answer and sources")
+    calibrate.add_argument("configs", nargs="+", metavar="CONFIG",
+                           help="the calibration's experiment configurations, run first by the pipeline (snakemake "
+                                "--configfile CONFIG); each one's results folder ('results:') is read, and their "
+                                "runs are taken together (e.g. a second stage with more solvers)")
+    calibrate.add_argument("--witness", action="append", default=[], metavar="CONFIG",
+                           help="an experiment of other methods (dancing links, CP-SAT) on the same instances: "
+                                "their answers are sources, never times or bands (may be given again)")
+    calibrate.add_argument("--skip", action="append", default=[], metavar="INSTANCE",
+                           help="an instance of the experiments to leave out (a candidate whose second stage has "
+                                "not run; may be given again)")
+    calibrate.add_argument("--solvers", metavar="LIST",
+                           help="comma-separated: the solvers that must have run on every formulation of an "
+                                "instance placed above the easy band (default: highs,scip,cbc,glpk)")
+    calibrate.add_argument("--question", choices=["solve", "count"], action="append",
+                           help="calibrate only this question: solve (the runs) or count (the count records); "
+                                "default: both")
+    writing = calibrate.add_mutually_exclusive_group()
+    writing.add_argument("--write", action="store_true",
+                         help="write the entries into their families' catalogues (Family.library); an entry of "
+                              "the same instance and question is replaced")
+    writing.add_argument("--write-to", metavar="FILE",
+                         help="write them into this catalogue file instead (one family's entries; e.g. the "
+                              "catalogue in a plugin's source, where the plugin is installed without -e)")
+    calibrate.add_argument("--adopt", action="store_true",
+                           help="with --write or --write-to: copy each calibrated generated instance into its "
+                                "family's instance folder (library/STEM.yaml) and enter it under that name")
+    calibrate.set_defaults(func=cmd_calibrate)
+
     new_family = sub.add_parser("new-family", help="write an installable plugin package for a new puzzle family")
     new_family.add_argument("name", help="the family's name (lower-case letters, digits, _)")
     new_family.add_argument("--path", required=True, help="an empty or new folder for the package")
@@ -617,6 +671,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # as given: `calibrate` records its command line
     if args.traceback:
         os.environ[TRACEBACK_VARIABLE] = "1"  # the runs' processes inherit it
     with sigterm_as_interrupt():  # a scheduler cancelling the command stops it as Ctrl-C does

@@ -62,3 +62,38 @@ def test_the_readme_explains_every_record_field():
 
     table = (ROOT / "README.md").read_text().split("Fields:")[1].split("## Solvers")[0]
     assert set(RunRecord.__dataclass_fields__) <= set(re.findall(r"`(\w+)`", table))
+
+
+def _documented_catalogue_fields() -> set[str]:
+    """The fields the tables of docs/library.md describe (a row per field: | `field` | ...)."""
+    import re
+
+    return set(re.findall(r"^\| `([a-z_.]+)` \|", (ROOT / "docs" / "library.md").read_text(), re.M))
+
+
+def _schema_fields(schema: dict, prefix: str = "") -> set[str]:
+    """The fields a JSON Schema names, nested ones as ``outer.inner``."""
+    fields = set()
+    for name, inner in schema.get("properties", {}).items():
+        fields |= {prefix + name} | _schema_fields(inner, f"{prefix}{name}.")
+    return fields
+
+
+def test_every_field_of_the_library_catalogue_is_documented_and_nothing_else():
+    from pyomo_puzzles.core.library import SCHEMA
+
+    entry = SCHEMA["properties"]["instances"]["items"]
+    assert _documented_catalogue_fields() == {"instances"} | _schema_fields(entry)
+
+
+def test_the_documented_catalogue_example_is_a_catalogue_the_library_reads(tmp_path):
+    import re
+
+    from pyomo_puzzles.core import library
+
+    text = (ROOT / "docs" / "library.md").read_text()
+    example = re.search(r"```yaml\n# file: library\.yaml\n(.*?)```", text, re.S).group(1)
+    (tmp_path / "library.yaml").write_text(example)
+    entries = library.read_catalogue("packing", tmp_path / "library.yaml")
+    assert [entry.label for entry in entries] == ["packing/l_tromino_cube",
+                                                  "packing/pentominoes/3x20 (count up to symmetry)"]

@@ -487,7 +487,7 @@ def test_a_wrong_counting_question_is_refused_naming_its_field(tmp_path, changes
 
 def _count(instance: str, solver: str, method: str = "nogood", elapsed: float = 2.0, complete: bool = True,
            solutions: int = 8, classes: int = 2, digest: str = "d1", formulation: str = "f") -> dict:
-    """A count record's columns as calibrate.py reads them (by hand: the calibration's rules)."""
+    """A count record's columns as `calibrate` reads them (by hand: the calibration's rules)."""
     return {"instance": instance, "formulation": formulation, "solver": solver, "method": method,
             "up_to_symmetry": True, "complete": complete, "solutions": solutions, "classes": classes,
             "digest": digest, "elapsed": elapsed, "known_solutions": 8, "known_classes": 2}

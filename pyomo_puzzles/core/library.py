@@ -52,6 +52,8 @@ BAND_FLOOR = {"easy": 0.0, "medium": BAND_LIMITS["easy"], "hard": BAND_LIMITS["m
 
 QUESTIONS = ("solve", "count")
 """What a library entry asks of its instance: an optimum (or a proof of none), or every solution."""
+CALIBRATION_SOLVERS = ("highs", "scip", "cbc", "glpk")
+"""The open-source MIP solvers whose virtual best places an instance in a band."""
 COUNT_METHODS = ("nogood", "native")
 """How a solver counts (`core.counting`): a solve per solution with no-good cuts, or its own enumeration."""
 
