@@ -57,7 +57,6 @@ from pyomo_puzzles.core.results import (
     formulation_label,
     generated_path,
     is_formulation_file,
-    solver_formulation,
 )
 from pyomo_puzzles.errors import UserError, quoted, shortened
 
@@ -469,12 +468,13 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
                 if solver not in fam.reference_solvers and solvers.is_known(solver):
                     runs += _cells(config, name, formulation, solver, source)
         for solver in chosen:
-            if solver not in fam.reference_solvers:
+            reference = fam.reference_solvers.get(solver)
+            if reference is None:
                 continue
-            if spec is not None and fam.reference_solvers[solver].applies_to(spec):
+            if spec is not None and reference.applies_to(spec):
                 not_applicable[f"solver {solver}"] = not_applicable.get(f"solver {solver}", 0) + 1
                 continue
-            runs += [Run(name, solver_formulation(solver), solver, r, source=source)
+            runs += [Run(name, reference.formulation or solver, solver, r, source=source)
                      for r in range(1, config["repeats"] + 1)]
     for method, count in not_applicable.items():
         what = method if method.startswith("solver ") else f"formulation {method}"

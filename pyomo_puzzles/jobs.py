@@ -40,11 +40,11 @@ from pyomo_puzzles.core.results import (
     counts_table,
     formulation_label,
     generators_digest,
+    is_reference_method,
     left_out,
     run_fingerprint,
     run_instance_source,
     runs_table,
-    solver_formulation,
     why_redo,
 )
 from pyomo_puzzles.errors import NotApplicable, UserError
@@ -67,7 +67,7 @@ def run_one(item: Run, results: str, settings: dict) -> RunRecord:
     run_settings = RunSettings(**{k: settings.get(k) for k in SETTINGS}, seed=item.seed, permutation=item.permutation)
     try:
         instance = item.source or run_instance_source(item.instance, results)
-        formulation = None if item.formulation == solver_formulation(item.solver) else item.formulation
+        formulation = None if is_reference_method(item.solver) else item.formulation
         record = api.solve(instance, formulation, item.solver, settings=run_settings, isolate=True)
     except Exception as error:  # noqa: BLE001 - a record must be written for every run
         record = new_record(item.instance.split("/")[0], item.instance, formulation_label(item.formulation),

@@ -212,6 +212,15 @@ def test_memory_limit_stops_a_run_and_records_it(pentominoes):
     assert record.peak_memory_mb > 20 and "memory limit 20 MiB" in record.message
 
 
+@pytest.mark.parametrize("solver, formulation", [("highs", "placement"), ("dlx", "exact_cover")])
+def test_a_run_killed_before_it_reads_its_instance_names_the_formulation_its_records_name(solver, formulation):
+    """A killed run's record is filed with the others of its cell: a reference method's under
+    its label (dlx: exact_cover, as its finished runs and the matrix name it), not its name."""
+    record = run.run("packing/pentominoes/6x10", None, solver, time_limit=30, isolate=True, memory_limit_mb=1)
+    assert record.status == "memory_limit" and record.killed
+    assert record.formulation == formulation
+
+
 def test_peak_memory_counts_what_the_run_allocates(monkeypatch):
     """A decode that touches 400 MiB must show in the run's peak resident memory."""
     import dataclasses

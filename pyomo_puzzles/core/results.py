@@ -44,9 +44,9 @@ def formulation_label(name: str) -> str:
     return name.rsplit(":", 1)[1] if is_formulation_file(name) else name
 
 
-def solver_formulation(reference: str) -> str:
-    """The formulation label of a reference method's records (dlx solves exact cover)."""
-    return {"dlx": "exact_cover"}.get(reference, reference)
+def is_reference_method(solver: str) -> bool:
+    """Whether `solver` names a family's reference method (packing's dlx), not a MIP solver."""
+    return any(solver in fam.reference_solvers for fam in registry.families().values())
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,7 @@ def run(instance: Instance | str | Path, formulation: str | None = None, solver:
 def _load_and_run(source: Instance | str | Path, formulation: str | None, solver: str, settings: RunSettings,
                   started: float, say: Say = lambda kind, facts: None) -> RunRecord:
     instance, method = _prepare(source, formulation, solver, say)
-    say("loaded", {"puzzle": instance.puzzle, "instance": instance.name, "formulation": method.name})
+    say("loaded", {"puzzle": instance.puzzle, "instance": instance.name, "formulation": _label(method)})
     if isinstance(method, registry.ReferenceSolver):
         left = _left(settings, started)
         load_time = time.perf_counter() - started
@@ -84,7 +84,7 @@ def _load_and_run(source: Instance | str | Path, formulation: str | None, solver
 def _prepare(source: Instance | str | Path, formulation: str | None, solver: str, say: Say):
     """The loaded instance and what solves it: a family's reference solver by that name,
     or the formulation (checked to apply) for the MIP solver `solver`."""
-    instance = _load(source, say)
+    instance = _load(source, solver, say)
     reference = instance.family.reference_solvers.get(solver)
     if reference is not None:
         ok, detail = reference.available()
@@ -106,17 +106,24 @@ def refuse_if_not_applicable(reference: registry.ReferenceSolver, instance: Inst
         raise NotApplicable(f"solver '{reference.name}' cannot answer {instance.name}: {reason}")
 
 
-def _load(source: Instance | str | Path, say: Say) -> Instance:
-    """The instance; `say` hears its family and name as soon as the file is read (before
-    the family's loader, which may be the slow part)."""
+def _label(method: registry.Formulation | registry.ReferenceSolver) -> str:
+    """The formulation a run's record names: a reference method's own label (dlx: exact_cover)."""
+    if isinstance(method, registry.ReferenceSolver):
+        return method.formulation or method.name
+    return method.name
+
+
+def _load(source: Instance | str | Path, solver: str, say: Say) -> Instance:
+    """The instance; `say` hears its family and name, and the formulation the run will name
+    (the family's default, or the reference method's label), as soon as the file is read
+    (before the family's loader, which may be the slow part)."""
     if isinstance(source, Instance):
         return source
     shipped, path = instances.resolve(source)
     data = instances.read_data_file(path)
     puzzle = data.get("puzzle") if isinstance(data.get("puzzle"), str) else "?"
-    family = registry.find(puzzle)
     say("read", {"puzzle": puzzle, "instance": shipped or f"{puzzle}/{path.stem}",
-                 "formulation": family.default_formulation if family else ""})
+                 "formulation": _run_label(puzzle, solver)})
     return instances.from_data(data, path, shipped)
 
 
@@ -200,5 +207,15 @@ def _placeholder(source, loaded: dict, formulation: str | None, solver: str, set
         name = loaded.get("instance") or str(source)
         puzzle = loaded.get("puzzle") or (name.split("/")[0] if "/" in name else "")
     version = solvers.availability(solver)[1] if solvers.is_known(solver) else None
-    return new_record(puzzle, name, formulation or loaded.get("formulation") or "", solver, settings,
-                      solver_version=version)
+    named = formulation or loaded.get("formulation") or _run_label(puzzle, solver)
+    return new_record(puzzle, name, named, solver, settings, solver_version=version)
+
+
+def _run_label(puzzle: str, solver: str) -> str:
+    """The formulation a run of the family `puzzle` names before its data file was read: the
+    reference method's label, or the family's default formulation ("" for no known family)."""
+    family = registry.find(puzzle) if puzzle else None
+    if family is None:
+        return ""
+    reference = family.reference_solvers.get(solver)
+    return _label(reference) if reference is not None else family.default_formulation
