@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable
 
 from pyomo_puzzles.core import cache
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.errors import UserError, failure_line
 
 if TYPE_CHECKING:
     import pyomo.environ as pyo
@@ -363,6 +363,34 @@ def foreign_generator_options(name: str, options) -> list[str]:
     """Options that the generator `name` does not take (seed and solver are set apart)."""
     accepted = inspect.signature(generator(name)).parameters
     return [o for o in options if o not in accepted or o in ("seed", "solver")]
+
+
+def generator_takes_solver(name: str) -> bool:
+    """Whether the generator `name` names a `solver` parameter: a generator that solves (e.g. to
+    prove that its challenge has one solution). A ``**options`` catch-all does not count."""
+    return "solver" in inspect.signature(generator(name)).parameters
+
+
+class GeneratorFailed(UserError):
+    """A generator raised something other than a `UserError`, or returned no mapping: a fault
+    in its code, not in the options it was given."""
+
+
+def generate(name: str, seed: int, options: dict[str, Any], solver: str | None = None) -> dict:
+    """The instance data the generator `name` makes from `seed` and `options`; `solver` is
+    passed only when given (to a generator that takes one: `generator_takes_solver`)."""
+    make = generator(name)
+    chosen = {} if solver is None else {"solver": solver}
+    try:
+        data = make(seed=seed, **chosen, **options)
+    except UserError:
+        raise
+    except Exception as error:  # noqa: BLE001 - the generator's own code: one line naming it
+        raise GeneratorFailed(f"the {name} generator raised {failure_line(error)}") from None
+    if not isinstance(data, dict):
+        raise GeneratorFailed(f"the {name} generator returned {type(data).__name__}, not the instance's "
+                              "data (a mapping)")
+    return data
 
 
 def formulation(fam: Family, name: str | None) -> Formulation:
