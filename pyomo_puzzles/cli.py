@@ -322,12 +322,12 @@ def _print_library(entries: list, instances, library) -> None:
     print(f"\n  {'instance':{width}s} {'band':7s} {'best':>9s} {'method':32s} {'size':>6s}  answer: sources")
     for entry in entries:
         instance = instances.load(entry.name)
-        size = instance.family.size(instance.spec)[0] if instance.family.size else None
+        size = instance.family.size_of(instance.spec)
         best = entry.best
         seconds = "-" if best is None else f"{best[1]:.3g} s"
         sources = ", ".join("data file" if s.startswith("the data file") else s.split(" (")[0] for s in entry.sources)
         print(f"  {entry.label:{width}s} {entry.band:7s} {seconds:>9s} {best[0] if best else '-':32s} "
-              f"{'-' if size is None else f'{size:g}':>6s}  {entry.answer_text}: {sources}")
+              f"{'-' if size is None else f'{size[0]:g}':>6s}  {entry.answer_text}: {sources}")
 
 
 def _generator_options(pairs: list[str]) -> list[tuple[str, object]]:

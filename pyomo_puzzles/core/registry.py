@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import json
+import math
 import re
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable
 
 from pyomo_puzzles.core import cache
-from pyomo_puzzles.errors import UserError, failure_line
+from pyomo_puzzles.errors import UserError, failure_line, shortened
 
 if TYPE_CHECKING:
     import pyomo.environ as pyo
@@ -143,8 +144,9 @@ class Family:
     """Challenge generators by name: generator(seed=..., **options) -> instance data."""
     reference_solvers: dict[str, "ReferenceSolver"] = field(default_factory=dict)
     """Non-IP methods people would otherwise use (packing: dancing links), by solver name."""
-    size: Callable[[Any], tuple[float, str]] | None = None
-    """An instance's size for scaling plots, with its unit, e.g. (8, "cubes")."""
+    size: Callable[[Any], tuple[float, str] | None] | None = None
+    """An instance's size for scaling plots, with its unit, e.g. (8, "cubes"); None for an
+    instance that has no size (read it through `size_of`)."""
     known_objective: Callable[[Any], float | None] = lambda spec: None
     """The instance's optimal objective if its data file states one under another name
     (rubik: the scramble's distance), for the reports' known-answer check."""
@@ -169,6 +171,23 @@ class Family:
         if self.draw is None:
             raise UserError(f"family '{self.name}' draws no pictures (its Family has no 'draw' hook)")
         return self.draw
+
+    def size_of(self, spec: Any) -> tuple[float, str] | None:
+        """The instance's size and its unit, or None where the family gives none: no `size`
+        hook, or the hook returns None for this instance. Anything but None or a pair of a
+        number and a text (or a hook that raises) is a one-line UserError naming the family."""
+        if self.size is None:
+            return None
+        try:
+            size = self.size(spec)
+        except Exception as error:  # noqa: BLE001 - the family's own code: one line naming it
+            raise UserError(f"family '{self.name}': its size hook raised {failure_line(error)}") from None
+        if size is None:
+            return None
+        if not _is_size(size):
+            raise UserError(f"family '{self.name}': its size hook returned {shortened(repr(size), 80)}, not None "
+                            "or (number, unit)")
+        return size[0], size[1]
 
     def symmetry(self) -> Callable[[Any, Solution], list[Solution]]:
         """The symmetry-image hook, or a one-line UserError if the family has none."""
@@ -199,6 +218,12 @@ _FAMILY_HOOKS = {"load": 2, "check": 2, "solution_key": 1, "symmetry_images": 2,
 _FORMULATION_HOOKS = {"build_model": 0, "model_data": 1, "decode": 2, "solution_vars": 3, "applies_to": 1,
                       "partitions": 2, "prepare_enumeration": 3, "stages": 1}
 _REQUIRED = ("load", "check", "build_model", "model_data", "decode")
+
+
+def _is_size(size: Any) -> bool:
+    """A pair of a finite number (not a bool) and a text, as `size` hooks return."""
+    return (isinstance(size, (tuple, list)) and len(size) == 2 and isinstance(size[1], str)
+            and isinstance(size[0], (int, float)) and not isinstance(size[0], bool) and math.isfinite(size[0]))
 
 
 def _arity_problem(hook: Any, arguments: int) -> str | None:
