@@ -581,7 +581,8 @@ def parser() -> argparse.ArgumentParser:
     generate.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
                           help="any option of the generator, a plugin's too (e.g. sudoku: -O box=4 -O givens=100)")
     generate.add_argument("--solver", "-s", help="for a generator that solves (iq_twist, cube_puzzler, "
-                          f"instant_insanity): the solver it uses (default {DEFAULT_GENERATOR_SOLVER})")
+                          f"instant_insanity): the solver it uses (default {DEFAULT_GENERATOR_SOLVER}); "
+                          "refused for the others")
     generate.add_argument("--output", "-o", help="write the instance (YAML) here")
     generate.set_defaults(func=cmd_generate)
 
