@@ -17,6 +17,8 @@ COMPARE_MEASURES = ("solver", "build_and_solve", "wall")
 """`report.measure.TIME_MEASURES`, named here so that `--help` does not import pandas (a test keeps them equal)."""
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+DEFAULT_GENERATOR_SOLVER = "highs"
+"""The solver `generate` gives a generator that solves, without ``--solver``."""
 
 
 def _instance(name: str):
@@ -321,12 +323,12 @@ def _print_library(entries: list, instances, library) -> None:
     print(f"\n  {'instance':{width}s} {'band':7s} {'best':>9s} {'method':32s} {'size':>6s}  answer: sources")
     for entry in entries:
         instance = instances.load(entry.name)
-        size = instance.family.size(instance.spec)[0] if instance.family.size else None
+        size = instance.family.size_of(instance.spec)
         best = entry.best
         seconds = "-" if best is None else f"{best[1]:.3g} s"
         sources = ", ".join("data file" if s.startswith("the data file") else s.split(" (")[0] for s in entry.sources)
         print(f"  {entry.label:{width}s} {entry.band:7s} {seconds:>9s} {best[0] if best else '-':32s} "
-              f"{'-' if size is None else f'{size:g}':>6s}  {entry.answer_text}: {sources}")
+              f"{'-' if size is None else f'{size[0]:g}':>6s}  {entry.answer_text}: {sources}")
 
 
 def _generator_options(pairs: list[str]) -> list[tuple[str, object]]:
@@ -375,22 +377,40 @@ def cmd_generate(args: argparse.Namespace) -> int:
                                  ("holes", args.holes), ("copies", args.copies))
                if v is not None}
     for key, value in _generator_options(args.option):
+        if key in ("seed", "solver"):
+            raise UserError(f"option --option {key}=...: give --{key}")
         if key in options:
             raise UserError(f"option --option {key}=... repeats --{key}")
         options[key] = value
     foreign = registry.foreign_generator_options(args.name, options)
     if foreign:
         raise UserError(f"option --{foreign[0]} does not apply to the {args.name} generator")
-    generator = registry.generator(args.name)
-    _check_option_types(generator, options)
-    data = generator(seed=args.seed, solver=args.solver, **options)
+    _check_option_types(registry.generator(args.name), options)
+    solver = _generator_solver(args.name, args.solver)
+    try:
+        data = registry.generate(args.name, args.seed, options, solver)
+    except registry.GeneratorFailed as error:
+        print(f"pyomo-puzzles: error: {error}", file=sys.stderr)
+        return EXIT_FAILED
     text = _files().data_file_yaml(data)
     if args.output:
         _files().write_text_atomic(args.output, text)
-        print(f"instance written to {args.output} (generated with {args.solver})")
+        print(f"instance written to {args.output}" + (f" (generated with {solver})" if solver else ""))
     else:
         print(text, end="")
     return EXIT_OK
+
+
+def _generator_solver(name: str, chosen: str | None) -> str | None:
+    """The solver a generator that solves is given (``--solver``, else highs); None for one
+    that solves nothing, for which ``--solver`` is refused rather than ignored."""
+    from pyomo_puzzles.core import registry  # see cmd_list
+
+    if registry.generator_takes_solver(name):
+        return chosen or DEFAULT_GENERATOR_SOLVER
+    if chosen is not None:
+        raise UserError(f"option --solver does not apply to the {name} generator (it solves nothing)")
+    return None
 
 
 def cmd_design(args: argparse.Namespace) -> int:
@@ -585,7 +605,9 @@ def parser() -> argparse.ArgumentParser:
     generate.add_argument("--copies", type=_positive_int, help="polyominoes: sets of the pieces (default 1)")
     generate.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
                           help="any option of the generator, a plugin's too (e.g. sudoku: -O box=4 -O givens=100)")
-    generate.add_argument("--solver", "-s", default="highs")
+    generate.add_argument("--solver", "-s", help="for a generator that solves (iq_twist, cube_puzzler, "
+                          f"instant_insanity): the solver it uses (default {DEFAULT_GENERATOR_SOLVER}); "
+                          "refused for the others")
     generate.add_argument("--output", "-o", help="write the instance (YAML) here")
     generate.set_defaults(func=cmd_generate)
 

@@ -223,7 +223,7 @@ def generate_instances(smk: Any) -> None:
     """Every generated instance of the experiment, in one job (one Python start-up)."""
     with job_log(smk):
         for path, made in zip(smk.output, smk.params.generated):
-            data = registry.generator(made["generator"])(seed=made["seed"], **dict(made["options"]))
+            data = registry.generate(made["generator"], made["seed"], dict(made["options"]))  # its own default solver
             write_text_atomic(path, data_file_yaml(data))
             print(f"generated {path} ({made['generator']}, seed {made['seed']}, options {dict(made['options'])})")
 

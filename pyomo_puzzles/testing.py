@@ -28,7 +28,8 @@ makes one test per check, each named for what it checks:
   its own images;
 - ``export``: the ``.dat`` file written by `export` loads into the same model (its LP text
   is identical to the one built from the loader's data);
-- ``picture``: the picture hook writes a PNG.
+- ``picture``: the picture hook writes a PNG;
+- ``size``: the size hook gives each instance None (no size) or a pair of a number and a unit.
 
 Runs that the solver's licence refuses (``licence_limit``) are skipped with that reason;
 so are checks whose hook the family does not have. `check_family` runs the same checks
@@ -289,6 +290,13 @@ def _check_picture(instance, time_limit: float) -> None:
             f"{instance.name}: the picture hook wrote no PNG to {path.name}")
 
 
+def _check_size(instance) -> None:
+    try:
+        instance.family.size_of(instance.spec)
+    except UserError as error:
+        raise AssertionError(f"{instance.name}: {error}") from None
+
+
 # --- the cases -----------------------------------------------------------------------------
 
 def conformance_cases(family: str, *, instances: Iterable[str] | None = None,
@@ -324,6 +332,8 @@ def conformance_cases(family: str, *, instances: Iterable[str] | None = None,
                                       lambda i=inst, f=name: _check_orbit_counts(i, f, solver_names[0], time_limit)))
             if form.stages is None:
                 cases.append(Case(f"export-{inst.name}-{name}", lambda i=inst, f=name: _check_export(i, f)))
+        if fam.size is not None:
+            cases.append(Case(f"size-{inst.name}", lambda i=inst: _check_size(i)))
         if known["solvable"] is not False:
             cases.append(Case(f"checker-{inst.name}", lambda i=inst: _check_checker(i, time_limit)))
             if fam.symmetry_images is not None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
 import yaml
 
-from conftest import run_cli
+from conftest import ROOT, run_cli
+from pyomo_puzzles import cli
 from pyomo_puzzles.core import instances
 from pyomo_puzzles.families.packing import dancing_links
+from test_plugins import KNAPSACK, install_plugin, plugin_env
 
 
 def _unique(path) -> bool:
@@ -61,3 +66,48 @@ def test_a_wrong_key_value_option_is_one_line_naming_it():
         result = run_cli("generate", "instant_insanity", *args)
         assert result.returncode == 2 and words in result.stderr, result.stderr
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+QUEENS_PLUGIN = ROOT / "tests" / "plugins" / "queens"
+
+
+def test_a_generator_written_to_the_contract_is_not_given_a_solver():
+    # was: TypeError: generate() got an unexpected keyword argument 'solver' (a traceback)
+    env = dict(os.environ, PYTHONPATH=str(QUEENS_PLUGIN))
+    done = run_cli("generate", "queens", "-O", "n=6", "--seed", "2", env=env)
+    assert done.returncode == 0, done.stderr
+    data = yaml.safe_load(done.stdout)
+    assert data["puzzle"] == "queens" and data["n"] == 6
+    assert data["known"] == {"solutions": 4}  # 6 queens: 4 solutions (OEIS A000170)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["polyominoes", "--solver", "scip"], "option --solver does not apply to the polyominoes generator"),
+    (["rubik", "-s", "highs"], "option --solver does not apply to the rubik generator"),  # was: ignored
+    (["instant_insanity", "-O", "solver=scip"], "option --option solver=...: give --solver"),
+])
+def test_a_solver_that_a_generator_would_not_use_is_refused(capsys, args, words):
+    # was: accepted and ignored (polyominoes, rubik), or "--solver does not apply" to a generator that solves
+    code = cli.main(["generate", *args])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and words in err, err
+
+
+FAULTY_GENERATOR = KNAPSACK.replace("FAMILY = register(Family(", '''
+def bag(seed: int) -> dict:
+    return {"puzzle": "knapsack", "capacity": 1 // (seed - seed), "items": []}
+
+
+FAMILY = register(Family(
+    generators={"bag": bag},''', 1)
+
+
+def test_a_generator_that_raises_is_one_line_naming_it(tmp_path):
+    # was: a traceback
+    site = tmp_path / "site"
+    site.mkdir()
+    install_plugin(site, "faulty-plugin", "knapsack_faulty", FAULTY_GENERATOR, "knapsack_faulty")
+    done = run_cli("generate", "bag", env=plugin_env(site))
+    assert done.returncode == 1 and done.stdout == "", done.stdout
+    assert done.stderr.splitlines() == [
+        "pyomo-puzzles: error: the bag generator raised ZeroDivisionError: integer division or modulo by zero"]

@@ -19,6 +19,8 @@ Ground truth, independent of the catalogues and of integer programming:
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
 import subprocess
 import sys
@@ -29,7 +31,7 @@ import pytest
 import yaml
 
 from pyomo_puzzles.core import instances, library, registry, run
-from pyomo_puzzles.errors import DataError
+from pyomo_puzzles.errors import DataError, UserError
 from pyomo_puzzles.experiment import ConfigError, expand_instances
 from pyomo_puzzles.families.instant_insanity import design
 from pyomo_puzzles.families.packing.polyominoes import colouring_proof
@@ -565,3 +567,37 @@ def test_the_environment_record_names_the_solvers_that_only_count():
                                              "solvers": ["scip", "dlx"]}}, schema)
     solvers = experiment.environment(config, Path("."))["solvers"]
     assert set(solvers) == {"highs", "scip", "dlx"} and solvers["scip"].startswith("SCIP ")
+
+
+def test_an_instance_whose_size_hook_gives_none_is_listed_without_a_size():
+    # was: TypeError ('NoneType' object is not subscriptable), a traceback. The queens plugin's
+    # size is the board's side (8 for queens/eight); its weighted boards have none.
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent / "plugins" / "queens")}
+    done = subprocess.run([sys.executable, "-m", "pyomo_puzzles", "library", "--family", "queens"],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    sizes = {line.split()[0]: line.split()[5] for line in done.stdout.splitlines() if line.startswith("  queens/")}
+    assert sizes == {"queens/eight": "8", "queens/five_weighted": "-"}
+
+
+@pytest.mark.parametrize("size, words", [
+    (lambda spec: 27, "returned 27, not None or (number, unit)"),
+    (lambda spec: ("27", "cells"), "returned ('27', 'cells'), not None or (number, unit)"),
+    (lambda spec: (float("nan"), "cells"), "returned (nan, 'cells'), not None or (number, unit)"),
+    (lambda spec: (True, "cells"), "returned (True, 'cells'), not None or (number, unit)"),
+    (lambda spec: spec.no_such_field, "raised AttributeError:"),
+])
+def test_a_size_hook_that_gives_no_size_and_no_pair_is_one_line_naming_the_family(size, words):
+    instance = instances.load("packing/l_tromino_cube")
+    fam = dataclasses.replace(instance.family, size=size)  # a copy, not registered
+    with pytest.raises(UserError) as error:
+        fam.size_of(instance.spec)
+    assert str(error.value).startswith(f"family 'packing': its size hook {words}"), str(error.value)
+
+
+def test_a_size_hook_gives_none_for_no_size_or_a_pair():
+    instance = instances.load("packing/l_tromino_cube")
+    for size, expected in ((lambda spec: None, None), (lambda spec: [27, "cells"], (27, "cells")),
+                           (lambda spec: (2.5, "cells"), (2.5, "cells"))):
+        assert dataclasses.replace(instance.family, size=size).size_of(instance.spec) == expected
+    assert instance.family.size_of(instance.spec) is None  # packing has no size hook

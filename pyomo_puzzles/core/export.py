@@ -21,8 +21,8 @@ from pyomo_puzzles.errors import UserError
 def _token(value) -> str:
     if isinstance(value, tuple):
         return "(" + ",".join(_token(v) for v in value) + ")"
-    if isinstance(value, str):
-        return '"' + value.replace('"', '\\"') + '"'
+    if isinstance(value, str):  # a quote inside is doubled: Pyomo's .dat reader reads a backslash as itself
+        return '"' + value.replace('"', '""') + '"'
     return repr(value)
 
 
@@ -45,6 +45,8 @@ def dat_text(abstract: pyo.AbstractModel, data: dict) -> str:
                     lines.append(f"set {name}[{_index(key)}] := " + " ".join(_token(v) for v in members) + " ;")
         elif None in values:
             lines.append(f"param {name} := {_token(values[None])} ;")
+        elif not values:  # Pyomo cannot read `param p := ;` back (IndexError); no line gives it no values too
+            lines.append(f"# param {name}: no values")
         else:
             body = " ".join(f"{_index(k, ' ')} {_token(v)}" for k, v in values.items())
             lines.append(f"param {name} := {body} ;")

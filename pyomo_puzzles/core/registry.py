@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import json
+import math
 import re
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable
 
 from pyomo_puzzles.core import cache
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.errors import UserError, failure_line, shortened
 
 if TYPE_CHECKING:
     import pyomo.environ as pyo
@@ -145,8 +146,9 @@ class Family:
     """Challenge generators by name: generator(seed=..., **options) -> instance data."""
     reference_solvers: dict[str, "ReferenceSolver"] = field(default_factory=dict)
     """Non-IP methods people would otherwise use (packing: dancing links), by solver name."""
-    size: Callable[[Any], tuple[float, str]] | None = None
-    """An instance's size for scaling plots, with its unit, e.g. (8, "cubes")."""
+    size: Callable[[Any], tuple[float, str] | None] | None = None
+    """An instance's size for scaling plots, with its unit, e.g. (8, "cubes"); None for an
+    instance that has no size (read it through `size_of`)."""
     known_objective: Callable[[Any], float | None] = lambda spec: None
     """The instance's optimal objective if its data file states one under another name
     (rubik: the scramble's distance), for the reports' known-answer check."""
@@ -171,6 +173,23 @@ class Family:
         if self.draw is None:
             raise UserError(f"family '{self.name}' draws no pictures (its Family has no 'draw' hook)")
         return self.draw
+
+    def size_of(self, spec: Any) -> tuple[float, str] | None:
+        """The instance's size and its unit, or None where the family gives none: no `size`
+        hook, or the hook returns None for this instance. Anything but None or a pair of a
+        number and a text (or a hook that raises) is a one-line UserError naming the family."""
+        if self.size is None:
+            return None
+        try:
+            size = self.size(spec)
+        except Exception as error:  # noqa: BLE001 - the family's own code: one line naming it
+            raise UserError(f"family '{self.name}': its size hook raised {failure_line(error)}") from None
+        if size is None:
+            return None
+        if not _is_size(size):
+            raise UserError(f"family '{self.name}': its size hook returned {shortened(repr(size), 80)}, not None "
+                            "or (number, unit)")
+        return size[0], size[1]
 
     def symmetry(self) -> Callable[[Any, Solution], list[Solution]]:
         """The symmetry-image hook, or a one-line UserError if the family has none."""
@@ -202,6 +221,12 @@ _FORMULATION_HOOKS = {"build_model": 0, "model_data": 1, "decode": 2, "solution_
                       "partitions": 2, "prepare_enumeration": (2, 3), "stages": 1}
 """A tuple: any of these numbers (``prepare_enumeration`` of the earlier contract took a third)."""
 _REQUIRED = ("load", "check", "build_model", "model_data", "decode")
+
+
+def _is_size(size: Any) -> bool:
+    """A pair of a finite number (not a bool) and a text, as `size` hooks return."""
+    return (isinstance(size, (tuple, list)) and len(size) == 2 and isinstance(size[1], str)
+            and isinstance(size[0], (int, float)) and not isinstance(size[0], bool) and math.isfinite(size[0]))
 
 
 def _arity_problem(hook: Any, arguments: int | tuple[int, ...]) -> str | None:
@@ -370,6 +395,34 @@ def foreign_generator_options(name: str, options) -> list[str]:
     """Options that the generator `name` does not take (seed and solver are set apart)."""
     accepted = inspect.signature(generator(name)).parameters
     return [o for o in options if o not in accepted or o in ("seed", "solver")]
+
+
+def generator_takes_solver(name: str) -> bool:
+    """Whether the generator `name` names a `solver` parameter: a generator that solves (e.g. to
+    prove that its challenge has one solution). A ``**options`` catch-all does not count."""
+    return "solver" in inspect.signature(generator(name)).parameters
+
+
+class GeneratorFailed(UserError):
+    """A generator raised something other than a `UserError`, or returned no mapping: a fault
+    in its code, not in the options it was given."""
+
+
+def generate(name: str, seed: int, options: dict[str, Any], solver: str | None = None) -> dict:
+    """The instance data the generator `name` makes from `seed` and `options`; `solver` is
+    passed only when given (to a generator that takes one: `generator_takes_solver`)."""
+    make = generator(name)
+    chosen = {} if solver is None else {"solver": solver}
+    try:
+        data = make(seed=seed, **chosen, **options)
+    except UserError:
+        raise
+    except Exception as error:  # noqa: BLE001 - the generator's own code: one line naming it
+        raise GeneratorFailed(f"the {name} generator raised {failure_line(error)}") from None
+    if not isinstance(data, dict):
+        raise GeneratorFailed(f"the {name} generator returned {type(data).__name__}, not the instance's "
+                              "data (a mapping)")
+    return data
 
 
 def formulation(fam: Family, name: str | None) -> Formulation:

@@ -217,7 +217,7 @@ def _instance_facts(name: str, results: str, source: str | None = None) -> dict:
         instance = load_run_instance(name, results, source)
     except Exception:  # noqa: BLE001 - a broken instance still has its (error) runs in the table
         return {}
-    size = instance.family.size(instance.spec) if instance.family.size else None
+    size = instance.family.size_of(instance.spec)
     known = instance.raw.get("known", {}) or {}
     solvable = known.get("solvable")
     if solvable is None and "solutions" in known:
@@ -228,7 +228,7 @@ def _instance_facts(name: str, results: str, source: str | None = None) -> dict:
         solvable = (reference.status == "optimal") if solvable is None else solvable
         if math.isnan(objective) and reference.objective is not None:
             objective = reference.objective
-    return {"size": size[0] if size else math.nan, "size_label": size[1] if size else None,
+    return {"size": math.nan if size is None else size[0], "size_label": None if size is None else size[1],
             "known_solvable": solvable, "known_objective": objective}
 
 

@@ -116,7 +116,7 @@ def scramble_at_depth(metric: str, depth: int, seed: int) -> list[str]:
     raise ValueError(f"no scramble of depth {depth} found")
 
 
-def generate(seed: int = 1, depth: int = 5, metric: str = "htm", solver: str = "highs", size: int = 2) -> dict:
+def generate(seed: int = 1, depth: int = 5, metric: str = "htm", size: int = 2) -> dict:
     """A cube instance whose optimal solution has exactly `depth` moves in `metric`: on the
     2x2x2 from the whole table, on the 3x3x3 (depth 0-13) by meeting in the middle (`middle`; at
     13 it proves more than 12, and the 13-move scramble at most 13)."""

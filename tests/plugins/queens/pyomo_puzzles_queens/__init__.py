@@ -10,8 +10,9 @@ Its hooks take every route a plugin author can take: a formulation, a `prepare_e
 hook written to the contract's sentence (it keeps one solution per orbit: the first row's
 queen in the left half of the board), the square's symmetries, a dancing-links reference
 method whose diagonals are secondary items and that refuses weighted boards, a generator
-with the contract's signature, a size hook that has no size for weighted boards, and an
-indexed parameter that is empty on an unweighted board.
+with the contract's signature, a size hook that has no size for weighted boards (one of which
+is in its benchmark-library catalogue), and an indexed parameter that is empty on an
+unweighted board.
 """
 
 from __future__ import annotations
@@ -193,4 +194,5 @@ FAMILY = register(Family(
     generators={"queens": generate},
     size=lambda board: None if board.weights else (board.n, "board side"),
     instances_dir=Path(__file__).parent / "instances",
+    library=Path(__file__).parent / "library.yaml",
 ))
