@@ -27,7 +27,7 @@ from pyomo_puzzles.core.checking import check_solution
 from pyomo_puzzles.core.counting import CountResult
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.records import RunRecord, RunSettings, setting_names
-from pyomo_puzzles.core.run import run
+from pyomo_puzzles.core.run import reference_start_up, run
 from pyomo_puzzles.errors import UserError
 
 if TYPE_CHECKING:
@@ -92,17 +92,6 @@ def _settings(settings: RunSettings | None, options: dict[str, Any]) -> RunSetti
     return (settings or RunSettings()).replace(**options)
 
 
-def _reference_start_up(name: str) -> float | None:
-    """Seconds of the warm-up of the reference method `name` (None: it has none)."""
-    reference = next((fam.reference_solvers[name] for fam in registry.families().values()
-                      if name in fam.reference_solvers), None)
-    if reference is None or reference.warm_up is None:
-        return None
-    started = time.perf_counter()
-    reference.warm_up()
-    return time.perf_counter() - started
-
-
 def count(instance: str | Path | Instance, formulation: str | None = None, solver: str | None = None, *,
           up_to_symmetry: bool = False, time_limit: float | None = None, threads: int | None = 1,
           limit: int | None = None, keep_solutions: bool = False, split: int | None = None,
@@ -123,7 +112,7 @@ def count(instance: str | Path | Instance, formulation: str | None = None, solve
     thread) and the count is incomplete, saying so. The solver's one-off start-up is paid
     before the count's clock starts and recorded in ``startup_time``."""
     name = solver or solvers.default_name()
-    startup = solvers.start_up(name) if solvers.is_known(name) else _reference_start_up(name)
+    startup = solvers.start_up(name) if solvers.is_known(name) else reference_start_up(name)
     started = time.perf_counter()
     try:
         with counting.deadline(time_limit):

@@ -52,7 +52,7 @@ def run(instance: Instance | str | Path, formulation: str | None = None, solver:
         raise UserError("a memory limit needs an isolated run")
     blas = prepared_process()
     known = solvers.is_known(solver)
-    startup = solvers.start_up(solver) if known else None  # once per process, before any clock
+    startup = solvers.start_up(solver) if known else reference_start_up(solver)  # once per process, before any clock
     if isolate:
         def work(say: Say) -> RunRecord:
             return _load_and_run(instance, formulation, solver, settings, time.perf_counter(), say)
@@ -65,6 +65,26 @@ def run(instance: Instance | str | Path, formulation: str | None = None, solver:
             record = _load_and_run(instance, formulation, solver, settings, time.perf_counter())
     record.startup_time = startup
     return record
+
+
+_REFERENCES_STARTED: set[str] = set()
+
+
+def reference_start_up(name: str) -> float | None:
+    """Pay the one-off start-up of the reference method `name` (`ReferenceSolver.warm_up`:
+    dancing links import and compile their search) in this process, before any run's clock
+    and before a run is forked (which would otherwise pay it inside its time limit): the
+    seconds it took now, 0.0 when this process paid it before, None without a warm-up."""
+    reference = next((fam.reference_solvers[name] for fam in registry.families().values()
+                      if name in fam.reference_solvers), None)
+    if reference is None or reference.warm_up is None:
+        return None
+    if name in _REFERENCES_STARTED:
+        return 0.0
+    started = time.perf_counter()
+    reference.warm_up()
+    _REFERENCES_STARTED.add(name)
+    return time.perf_counter() - started
 
 
 def _load_and_run(source: Instance | str | Path, formulation: str | None, solver: str, settings: RunSettings,
