@@ -57,6 +57,7 @@ from pyomo_puzzles.core.results import (
     formulation_label,
     generated_path,
     is_formulation_file,
+    plugin_distributions,
 )
 from pyomo_puzzles.errors import UserError, quoted, shortened
 
@@ -581,10 +582,41 @@ def _solver_executables(names) -> dict:
     return found
 
 
+def plugins() -> list[dict]:
+    """Every package other than pyomo-puzzles that registers a family or a solver adapter:
+    its distribution and version, its families and solvers, where pip installed it from,
+    and where its code is imported from a git work tree (an editable install, a folder on
+    PYTHONPATH), the commit and whether files under its folder have uncommitted changes."""
+    owners: dict[str, dict[str, list[str]]] = {}
+    for name, fam in registry.families().items():
+        owners.setdefault(fam.load.__module__.split(".")[0], {"families": [], "solvers": []})["families"].append(name)
+    for name in solvers.names():
+        top = type(solvers.adapter(name)).__module__.split(".")[0]
+        owners.setdefault(top, {"families": [], "solvers": []})["solvers"].append(name)
+    owners.pop("pyomo_puzzles", None)
+    return [_plugin_facts(package, owned) for package, owned in sorted(owners.items())]
+
+
+def _plugin_facts(package: str, owned: dict[str, list[str]]) -> dict:
+    found = plugin_distributions(package)
+    facts = {"distribution": found[0].name if found else None, "version": found[0].version if found else None,
+             "package": package, **owned, "installed_from": None, "editable": None, "commit": None,
+             "folder": None, "uncommitted_changes": None}
+    if found:
+        facts.update(provenance.installed_from(found[0]))
+    module = sys.modules.get(package)
+    if getattr(module, "__file__", None):
+        folder = Path(module.__file__).parent
+        git = provenance.git_facts(folder)
+        facts.update(folder=str(folder), commit=git["commit"] or facts["commit"],
+                     uncommitted_changes=git["uncommitted_changes"])
+    return facts
+
+
 def environment(config: dict, root: Path) -> dict:
     """Package and solver versions, the lock the packages were installed from (its digest and
     whether the installed packages are the locked ones), the solver executables' packages,
-    machine, operating system, host, git commit, config."""
+    the plugins (`plugins`), machine, operating system, host, git commit, config."""
     versions = {}
     for package in PACKAGES:
         try:
@@ -602,6 +634,7 @@ def environment(config: dict, root: Path) -> dict:
         "lock": provenance.lock_facts(),
         "solvers": solver_versions,
         "solver_executables": _solver_executables(config["solvers"]),
+        "plugins": plugins(),
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
         "memory_gib": _memory_gib(),

@@ -3,12 +3,16 @@ thin wrappers around the API and the results folder (`core.results`).
 
 Runs are done in batches (one Python start-up per batch, see `experiment.batches`). A
 batch writes each run's record atomically as soon as the run ends, and keeps a record that
-already exists when its fingerprint (`run_fingerprint`: instance data, formulation code,
-package and solver versions, settings) is the one the run would have now, so an
-interrupted pipeline resumes without redoing finished runs and a changed input is never
-served stale. Snakemake's rerun flags (``--forceall``, ``--forcerun solve_batch``,
-``--forcerun``/``-f`` on a batch's manifest) redo the runs (`experiment.FORCE_VARIABLE`). The batch's
-manifest (its Snakemake output) is written last.
+already exists when its fingerprint (`run_fingerprint`: instance data, the formulation's
+and the family's code, package and solver versions, settings) is the one the run would
+have now, so an interrupted pipeline resumes without redoing finished runs and a changed
+input is never served stale. Snakemake's rerun flags (``--forceall``, ``--forcerun
+solve_batch``, ``--forcerun``/``-f`` on a batch's manifest) redo the runs
+(`experiment.FORCE_VARIABLE`). The batch's manifest (its Snakemake output) is written last.
+
+A count is one job: its record carries its fingerprint (`count_fingerprint`), and the
+fingerprint's digest is the job's parameter, so Snakemake counts again exactly when it
+changes (and when ``--forceall`` or ``--forcerun count`` says so).
 
 Every job writes to its ``log:`` (what it did, and the error if it failed).
 """
@@ -34,9 +38,12 @@ from pyomo_puzzles.core.isolation import Interrupted
 from pyomo_puzzles.core.pictures import draw_no_solution
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
 from pyomo_puzzles.core.results import (
+    COUNT_SETTINGS,
     SETTINGS,
     Run,
     batch_fingerprint,
+    count_digest,
+    count_fingerprint,
     counts_table,
     formulation_label,
     generators_digest,
@@ -50,8 +57,8 @@ from pyomo_puzzles.core.results import (
 from pyomo_puzzles.errors import NotApplicable, UserError
 from pyomo_puzzles.experiment import FORCE_VARIABLE, environment, host_facts
 
-__all__ = ["SETTINGS", "batch_fingerprint", "count_to_record", "draw_instances", "generate_instances",
-           "generators_digest", "solve_batch", "write_environment", "write_report"]
+__all__ = ["COUNT_SETTINGS", "SETTINGS", "batch_fingerprint", "count_digest", "count_to_record", "draw_instances",
+           "generate_instances", "generators_digest", "solve_batch", "write_environment", "write_report"]
 
 def _forced(manifest: str) -> bool:
     """Whether Snakemake was told to rerun this batch (see `FORCE_VARIABLE`)."""
@@ -180,9 +187,11 @@ def _write_record(path: Path, record: RunRecord, fingerprint: dict | None) -> No
 
 def count_to_record(smk: Any) -> None:
     """Enumerate and count one instance's solutions; the record says whether the count is
-    complete and whether it agrees with the instance's known figure."""
+    complete, whether it agrees with the instance's known figure, and what it depends on
+    (`count_fingerprint`; its digest is the job's parameter, so a change counts again)."""
     w, p = smk.wildcards, smk.params
     with job_log(smk):
+        fingerprint = _count_fingerprint(w, p)
         instance = instances.load(w.instance)
         up_to_symmetry = p.up_to_symmetry and instance.family.symmetry_images is not None  # count_jobs said so
         try:
@@ -197,7 +206,16 @@ def count_to_record(smk: Any) -> None:
               f"{result.get('message') or ''}".rstrip())
         if result.get("startup_time"):
             print(f"{w.solver}: one-off start-up {result['startup_time']:.2f} s, paid before the count's clock")
+        result["fingerprint"] = fingerprint
         _finish_count(smk, instance, result, up_to_symmetry)
+
+
+def _count_fingerprint(w: Any, p: Any) -> dict | None:
+    settings = {"up_to_symmetry": p.up_to_symmetry, "time_limit": p.time_limit}
+    try:
+        return count_fingerprint(w.instance, w.formulation, w.solver, w.method, settings)
+    except Exception:  # noqa: BLE001 - the count itself will say what is wrong
+        return None
 
 
 def _finish_count(smk: Any, instance, result: dict, up_to_symmetry: bool) -> None:

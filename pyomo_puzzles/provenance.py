@@ -1,6 +1,7 @@
 """Where a results folder's software came from: the lock file the environment was installed
-from (its digest, and whether the installed packages are the locked ones) and the
-distribution packages of the solver executables.
+from (its digest, and whether the installed packages are the locked ones), the
+distribution packages of the solver executables, and where a plugin was installed from (its
+git commit, and whether it has uncommitted changes).
 
 The set-up (`bootstrap.sh`) installs the exact versions of ``uv.lock`` at the project's top
 level. An environment made another way (``pip install`` into one's own environment, a
@@ -11,6 +12,7 @@ not a locked one, and those the lock does not list.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -73,6 +75,41 @@ def lock_facts(path: Path = LOCK_FILE) -> dict | None:
                    if name not in locked and name != own}
     return {"file": str(path), "sha256": digest, "installed_as_locked": not (not_as_locked or not_in_lock),
             "not_as_locked": not_as_locked, "not_in_lock": not_in_lock}
+
+
+def git_facts(folder: Path) -> dict:
+    """The commit of the git work tree that holds `folder`, and whether files under `folder`
+    differ from it (both None where it is in no work tree, or in one that ignores it, as a
+    project's ``.venv`` is ignored by the project, or where git is missing)."""
+    commit = _git(folder, "rev-parse", "HEAD")
+    if commit is None or _git(folder, "check-ignore", "-q", ".") is not None:
+        return {"commit": None, "uncommitted_changes": None}
+    changes = _git(folder, "status", "--porcelain", "--", ".")
+    return {"commit": commit, "uncommitted_changes": None if changes is None else bool(changes)}
+
+
+def _git(folder: Path, *args: str) -> str | None:
+    """git's output in `folder`, or None where it fails (no work tree, no git)."""
+    try:
+        done = subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def installed_from(distribution: metadata.Distribution) -> dict:
+    """Where pip installed a distribution from (its ``direct_url.json``, PEP 610): the URL,
+    whether the install is editable, and the commit of a git URL (None where pip says
+    nothing, as for a package index's)."""
+    try:
+        direct = json.loads(distribution.read_text("direct_url.json") or "{}")
+    except ValueError:
+        direct = {}
+    if not isinstance(direct, dict):
+        direct = {}
+    return {"installed_from": direct.get("url"),
+            "editable": bool((direct.get("dir_info") or {}).get("editable")) if "url" in direct else None,
+            "commit": (direct.get("vcs_info") or {}).get("commit_id")}
 
 
 def executable_facts(command: str) -> dict | None:

@@ -15,7 +15,8 @@ import inspect
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -106,10 +107,57 @@ def _digest(*parts: bytes) -> str:
     return digest.hexdigest()[:16]
 
 
+FAMILY_HOOKS = ("load", "check", "solution_key", "symmetry_images", "variants", "known_objective")
+"""The family's hooks its records depend on: how an instance is read, the checker's verdict,
+which solutions are one, their symmetries and variants (counts), the known optimum. Its
+pictures, sizes and descriptions are in no record."""
+
+COUNT_SETTINGS = ("up_to_symmetry", "time_limit")
+"""The experiment-wide settings of the counts (the method is a dimension of the counts)."""
+
+
+def _defining_file(hook) -> str | None:
+    """The source file that defines `hook` (a function, a functools.partial or a callable
+    object), or None (a builtin)."""
+    target = getattr(hook, "func", hook)
+    for candidate in (target, type(target)):
+        try:
+            return inspect.getsourcefile(candidate)
+        except TypeError:
+            continue
+    return None
+
+
 def _source_digest(*functions) -> str:
-    """The code of the files that define `functions` (a formulation's model, data and decoding)."""
-    files = sorted({inspect.getsourcefile(f) for f in functions if f is not None})
+    """The code of the files that define `functions` (None: no such hook)."""
+    files = sorted({_defining_file(f) for f in functions if f is not None} - {None})
     return _digest(*(Path(f).read_bytes() for f in files))
+
+
+def _own_hooks(owner, names: tuple[str, ...] | None = None) -> list:
+    """The hooks (of `names`, default all) that `owner`, a Formulation, ReferenceSolver or
+    Family, sets itself: the contract's defaults are pyomo-puzzles's code, counted by its version."""
+    defaults = {f.name: f.default for f in fields(owner)}
+    return [hook for name in (names or defaults)
+            if callable(hook := getattr(owner, name)) and hook is not defaults[name]]
+
+
+def _family_digest(family: registry.Family) -> str:
+    """The family's own code its records depend on (`FAMILY_HOOKS`), and its schema."""
+    schema = json.dumps(family.schema, sort_keys=True, default=repr).encode()
+    return _digest(_source_digest(*_own_hooks(family, FAMILY_HOOKS)).encode(), schema)
+
+
+@lru_cache(maxsize=None)
+def plugin_distributions(package: str) -> tuple[metadata.Distribution, ...]:
+    """The installed distributions whose family or solver entry points load the top-level
+    package `package`, each once (an environment layered on another finds some twice)."""
+    found = {}
+    for group in (registry.ENTRY_POINT_GROUP, solvers.ENTRY_POINT_GROUP):
+        for point in metadata.entry_points(group=group):
+            if point.module.split(".")[0] == package and point.dist is not None:
+                found.setdefault(point.dist.name, point.dist)
+    return tuple(found.values())
 
 
 def _package_versions(family: registry.Family) -> str:
@@ -118,37 +166,80 @@ def _package_versions(family: registry.Family) -> str:
     ours = f"pyomo-puzzles {version.__version__}"
     if top == "pyomo_puzzles":
         return ours
-    dists = metadata.packages_distributions().get(top, [])
-    plugin = ", ".join(f"{d} {metadata.version(d)}" for d in dists) or top
+    plugin = ", ".join(f"{d.name} {d.version}" for d in plugin_distributions(top)) or top
     return f"{ours}; {plugin}"
 
 
 def run_fingerprint(item: Run, results: str, settings: dict) -> dict:
     """Everything that determines a run's record: the instance's data (its file and the files
-    it is based on), the formulation's code, the package and solver versions, the settings."""
+    it is based on), the formulation's and the family's code, the package and solver
+    versions, the settings."""
     path = instances.resolve(item.source or run_instance_source(item.instance, results))[1]
-    family = registry.family(instances.read_data_file(path).get("puzzle"))
-    return {"instance": instances.data_digest(path), **_method_fingerprint(item, family, settings)}
+    digest, puzzle = _instance_data(path)
+    return {"instance": digest, **_method_fingerprint(item, registry.family(puzzle), settings)}
+
+
+def _instance_data(path: Path) -> tuple[str, str | None]:
+    """The digest of an instance's data (`instances.data_digest`) and its family's name."""
+    stat = path.stat()
+    return _instance_data_of_version(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=4096)
+def _instance_data_of_version(path: str, mtime_ns: int, size: int) -> tuple[str, str | None]:
+    """Remembered per version of the file: a matrix names an instance once per formulation,
+    solver, seed and repeat, and reading it is most of a fingerprint's cost. (An edit of a
+    file it is based on, in the same process, can go unseen: the record then carries the
+    older digest and is redone next time, never kept stale.)"""
+    return instances.data_digest(Path(path)), instances.read_data_file(Path(path)).get("puzzle")
 
 
 def _method_fingerprint(item: Run, family: registry.Family, settings: dict) -> dict:
     """The part of a run's fingerprint that is not its instance's data."""
-    reference = family.reference_solvers.get(item.solver)
-    if reference is not None:
-        code, version = _source_digest(reference.run), reference.available()[1]
-    else:
-        form = registry.formulation(family, item.formulation)
-        code = _source_digest(form.build_model, form.model_data, form.decode, form.stages)
-        version = solvers.availability(item.solver)[1]
-    return {"formulation": code, "package": _package_versions(family), "solver": f"{item.solver} {version}",
+    return {**_code_fingerprint(family, item.formulation, item.solver),
             "settings": {**{k: settings.get(k) for k in SETTINGS}, "seed": item.seed,
                          "permutation": item.permutation}}
 
 
+def _code_fingerprint(family: registry.Family, formulation: str, solver: str) -> dict:
+    """The code and versions a run or count depends on: the files that define the
+    formulation's hooks (a reference method's own) and the family's, the package and solver
+    versions."""
+    reference = family.reference_solvers.get(solver)
+    if reference is not None:
+        code, solver_version = _source_digest(*_own_hooks(reference)), reference.available()[1]
+    else:
+        code = _source_digest(*_own_hooks(registry.formulation(family, formulation)))
+        solver_version = solvers.availability(solver)[1]
+    return {"formulation": code, "family": _family_digest(family), "package": _package_versions(family),
+            "solver": f"{solver} {solver_version}"}
+
+
+def count_fingerprint(instance: str, formulation: str, solver: str, method: str, settings: dict) -> dict:
+    """Everything that determines a count's record: what a run's does (`run_fingerprint`:
+    instance data, code, versions), the family's benchmark library (its reference counts
+    are the known figures where the instance states none) and the count's own settings."""
+    digest, puzzle = _instance_data(instances.resolve(instance)[1])
+    family = registry.family(puzzle)
+    known = _digest(family.library.read_bytes()) if family.library is not None else None
+    return {"instance": digest, **_code_fingerprint(family, formulation, solver),
+            "known": known, "settings": {"method": method, **{k: settings.get(k) for k in COUNT_SETTINGS}}}
+
+
+def count_digest(instance: str, formulation: str, solver: str, method: str, settings: dict) -> str:
+    """The digest of a count's fingerprint, a parameter of its Snakemake job: when anything
+    the count depends on changes, plain ``snakemake`` counts again."""
+    try:
+        parts = count_fingerprint(instance, formulation, solver, method, settings)
+    except Exception as error:  # noqa: BLE001 - the count says what is wrong
+        parts = {"unreadable": f"{type(error).__name__}: {error}"}
+    return _digest(json.dumps(parts, sort_keys=True, default=str).encode())
+
+
 def batch_fingerprint(runs: list[dict], results: str, settings: dict) -> str:
     """One digest of the fingerprints of a batch's runs, a parameter of its Snakemake job: when
-    a file a run depends on changes (a plugin's formulation or instance, a formulation file,
-    a package or solver version), the digest changes, so plain ``snakemake`` runs the batch
+    a file a run depends on changes (a plugin's formulation, loader, checker or instance, a
+    formulation file, a package or solver version), the digest changes, so plain ``snakemake`` runs the batch
     again, and the batch redoes the changed runs and keeps the others. A generated instance
     counts by its name (generator, options, seed) here: its file is the job's input, made by
     the generate_instances job, whose parameters hold the generators' code."""

@@ -27,6 +27,7 @@ BATCHES = experiment.batches(RUNS, config["batch"], config["order_seed"])
 GENERATED_BY_NAME = {g.name: g for g in GENERATED}
 GENERATED_SPECS = [{"generator": g.generator, "seed": g.seed, "options": dict(g.options)} for g in GENERATED]
 SETTINGS = {key: config[key] for key in jobs.SETTINGS}
+COUNT_SETTINGS = {key: config.get("counts", {}).get(key) for key in jobs.COUNT_SETTINGS}
 
 
 def batch_runs(wildcards):
@@ -55,6 +56,11 @@ def drawable():
 
 def pictures():
     return [f"{RESULTS}/pictures/{name}.png" for name in drawable()]
+
+
+def count_fingerprint(wildcards):
+    w = wildcards
+    return jobs.count_digest(w.instance, w.formulation, w.solver, w.method, COUNT_SETTINGS)
 
 
 def count_records():

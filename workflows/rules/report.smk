@@ -2,7 +2,12 @@
 # does all of it (each job pays Python, pandas and matplotlib start-up once).
 
 
+# Written after the runs and counts it describes, and again whenever any of them is redone
+# (an upgraded solver, an edited plugin: its commit and uncommitted changes).
 rule environment:
+    input:
+        manifests=manifests(),
+        counts=count_records(),
     output:
         environment=f"{RESULTS}/environment.json",
     params:

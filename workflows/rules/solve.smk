@@ -28,7 +28,7 @@ rule solve_batch:
         runs=batch_runs,
         results=lambda w, output: os.path.dirname(os.path.dirname(output.manifest)),
         settings=SETTINGS,
-        # what the runs depend on (instances, formulation code, package and solver versions):
+        # what the runs depend on (instances, the formulation's and the family's code, package and solver versions):
         # a change reruns the batch, which redoes the changed runs and keeps the others
         fingerprint=batch_fingerprint,
     wildcard_constraints:
@@ -64,8 +64,11 @@ rule count:
     output:
         record=f"{RESULTS}/counts/{{instance}}/{{formulation}}/{{solver}}/{{method}}.json",
     params:
-        up_to_symmetry=config.get("counts", {}).get("up_to_symmetry", True),
-        time_limit=config.get("counts", {}).get("time_limit", 600),
+        up_to_symmetry=COUNT_SETTINGS["up_to_symmetry"],
+        time_limit=COUNT_SETTINGS["time_limit"],
+        # what the count depends on (the instance, the formulation's and the family's code,
+        # package and solver versions, its settings): a change counts again
+        fingerprint=count_fingerprint,
     wildcard_constraints:
         instance="[a-z_]+/[A-Za-z0-9_./-]+",
         formulation="[a-z_]+",
