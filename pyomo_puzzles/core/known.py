@@ -204,16 +204,21 @@ class CountVerdict:
 def judge_count(known: KnownCount, complete: bool, solutions: int, classes: int | None, who: str) -> CountVerdict:
     """`who` found `solutions` (and `classes`), checked and distinct, in a count that
     finished or not. More than known is a certificate that the known figure is wrong."""
-    figures = [(solutions, known.solutions, known.solutions_from, "solutions"),
-               (classes, known.classes, known.classes_from, "solutions up to symmetry")]
+    figures = [(solutions, known.solutions, known.solutions_from, ""),
+               (classes, known.classes, known.classes_from, " up to symmetry")]
     figures = [f for f in figures if f[0] is not None and f[1] is not None]
-    for found, count, where, unit in figures:
+    for found, count, where, up_to in figures:
         if found > count:
-            return CountVerdict(False, f"{where} states {count} {unit}, but {who} found {found}"
+            return CountVerdict(False, f"{where} states {_solutions(count)}{up_to}, but {who} found {found}"
                                        + ("" if complete else " before it stopped"))
     if not figures or not complete:
         return CountVerdict()
-    for found, count, where, unit in figures:
+    for found, count, where, up_to in figures:
         if found != count:
-            return CountVerdict(False, disagreement=f"{where} states {count} {unit}, but {who} finished with {found}")
+            return CountVerdict(False, disagreement=f"{where} states {_solutions(count)}{up_to}, but {who} finished "
+                                                    f"with {found}")
     return CountVerdict(True)
+
+
+def _solutions(count: int) -> str:
+    return f"{count} solution" + ("" if count == 1 else "s")
