@@ -150,11 +150,11 @@ def test_a_solution_on_a_board_known_to_have_none_is_a_data_problem_and_stays_so
     claim = {**record, "solver": "cbc", "status": "infeasible", "solution": None, "checked": None, "objective": None}
     runs = _runs_of(data, [record, claim], tmp_path / "results")
 
-    problem = f"{data}: field 'known.solvable' states no solution, but highs / rows found a solution the checker passed"
-    assert tables.data_problems(runs)[["instance", "problem"]].values.tolist() == [["queens/wrong_eight", problem]]
     assert tables.solved(runs).to_dict() == {"cbc": False, "highs": True}
     assert tables.wrong_answers(runs).to_dict() == {
         "cbc": "says infeasible, but highs / rows found a solution the checker passed", "highs": None}
+    problem = f"{data}: field 'known.solvable' states no solution, but highs / rows found a solution the checker passed"
+    assert tables.data_problems(runs)[["instance", "problem"]].values.tolist() == [["queens/wrong_eight", problem]]
     summary = tables.summary(runs).set_index("solver")
     assert summary.loc["highs", ["solved", "wrong_answers", "known_mismatch"]].tolist() == [1, 0, 0]
     assert summary.loc["cbc", ["solved", "wrong_answers"]].tolist() == [0, 1]
@@ -175,13 +175,13 @@ def test_a_checked_placement_heavier_than_the_known_maximum_is_a_data_problem(qu
     claim = {**record, "solver": "cbc", "objective": 15.0, "solution": None, "checked": None}
     runs = _runs_of(data, [record, claim], tmp_path / "results")
 
-    assert tables.data_problems(runs)["problem"].tolist() == [
-        f"{data}: field 'known.objective' states the optimum 15, but highs / rows found a checked solution with the "
-        "larger objective 20"]
     assert tables.solved(runs).to_dict() == {"cbc": False, "highs": True}
     assert tables.known_agreement(runs).to_dict() == {"cbc": None, "highs": None}  # the known optimum judges no run
     assert tables.wrong_answers(runs).to_dict() == {
         "cbc": "claims the optimum 15, but highs / rows found a checked solution with objective 20", "highs": None}
+    assert tables.data_problems(runs)["problem"].tolist() == [
+        f"{data}: field 'known.objective' states the optimum 15, but highs / rows found a checked solution with the "
+        "larger objective 20"]
 
 
 def test_a_known_maximum_no_run_reaches_still_makes_the_run_a_wrong_answer(queens, tmp_path) -> None:
@@ -191,10 +191,10 @@ def test_a_known_maximum_no_run_reaches_still_makes_the_run_a_wrong_answer(queen
     record = api.solve(str(data), "rows", "highs", isolate=False).to_dict()
     assert (record["status"], record["objective"]) == ("optimal", 20)
     runs = _runs_of(data, [record], tmp_path / "results")
-    assert tables.data_problems(runs).empty
     assert tables.wrong_answers(runs).to_dict() == {
         "highs": f"contradicts the instance's known answer ({data}: field 'known.objective')"}
     assert not tables.solved(runs)["highs"]
+    assert tables.data_problems(runs).empty
 
 
 def test_a_count_above_the_known_count_is_a_data_problem_in_its_record_and_the_report(queens, tmp_path) -> None:
