@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 from pyomo_puzzles.core import library
 from pyomo_puzzles.core.instances import Instance
@@ -59,7 +60,7 @@ class Verdict:
     kind: str  # AGREE, MISMATCH or CERTIFICATE
 
 
-def field_of(path, field: str) -> str:
+def field_of(path: str | Path, field: str) -> str:
     """A file and a field, as one-line errors name them: ``FILE: field 'known.solvable'``."""
     return f"{path}: field {quoted(field)}"
 
@@ -78,9 +79,8 @@ def known_answer(instance: Instance, use_library: bool = True) -> Known:
     objective, objective_from = stated.get("objective"), field_of(instance.path, "known.objective")
     if objective is None:
         objective = instance.family.known_objective(instance.spec)
-        objective_from = f"{instance.path}: the known_objective hook of the family {quoted(instance.family.name)}"
-    if objective is None:
-        objective_from = None
+        hook = f"{instance.path}: the known_objective hook of the family {quoted(instance.family.name)}"
+        objective_from = hook if objective is not None else None
     reference = _library_entry(instance, "solve") if use_library else None
     if reference is not None:
         entry, where = reference
@@ -122,14 +122,14 @@ def _library_entry(instance: Instance, question: str, up_to_symmetry: bool = Fal
 
 # --- a run against it -----------------------------------------------------------------------------
 
-def _number(value) -> float:
+def _number(value: object) -> float:
     try:
         return float(value)
     except (TypeError, ValueError):
         return math.nan
 
 
-def better(objective: float, than: float, sense) -> bool:
+def better(objective: float, than: float, sense: str | None) -> bool:
     """Whether `objective` is better than `than` beyond the tolerance, for the sense."""
     tolerance = OBJECTIVE_TOLERANCE * max(1.0, abs(than))
     return objective < than - tolerance if sense == "minimize" else objective > than + tolerance
@@ -139,7 +139,7 @@ def close(objective: float, known: float) -> bool:
     return abs(objective - known) <= OBJECTIVE_TOLERANCE * max(1.0, abs(known))
 
 
-def judge(known: Known, status, checked: bool, objective, sense) -> list[Verdict]:
+def judge(known: Known, status: str | None, checked: bool, objective: float | None, sense: str | None) -> list[Verdict]:
     """The run's answer against each known figure. Only a solution the checker passed
     (`checked`) can be a certificate, whatever the run's status; otherwise only answers are
     judged: ``optimal`` (a solution, or the optimum) and ``infeasible`` (none). An optimal
@@ -178,12 +178,12 @@ def against(known: Known, figure: str, but: str) -> str:
     return f"{source(known, figure)} states {states}, but {but}"
 
 
-def better_solution(objective, sense) -> str:
+def better_solution(objective: float, sense: str | None) -> str:
     """A checked solution better than the known optimum, in words: "a checked solution with the larger objective 20"."""
     return f"a checked solution with the {'smaller' if sense == 'minimize' else 'larger'} objective {_number(objective):g}"
 
 
-def run_claim(status, objective) -> str:
+def run_claim(status: str | None, objective: float | None) -> str:
     """What a run's answer says, in words: "says infeasible", "claims the optimum 15"."""
     return "says infeasible" if status == "infeasible" else f"claims the optimum {_number(objective):g}"
 
@@ -194,7 +194,7 @@ def run_claim(status, objective) -> str:
 class CountVerdict:
     """A count against the known count: whether it agrees (None: an incomplete count that
     found no more than known), and the line saying why not, a data problem (it found more)
-    or a disagreement (complete, and fewer or other)."""
+    or a disagreement (complete, and fewer)."""
 
     agrees: bool | None = None
     data_problem: str | None = None
