@@ -159,6 +159,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
             _files().write_json_atomic(args.output, stop.record.to_dict())
         raise
     print(_summary(record))
+    contradicts = False
+    for line, disagrees in _against_known(args.instance, record):
+        print(line)
+        contradicts = contradicts or disagrees
     if args.output:
         _files().write_json_atomic(args.output, record.to_dict())
         print(f"run record written to {args.output}")
@@ -169,7 +173,44 @@ def cmd_solve(args: argparse.Namespace) -> int:
             record.picture(args.picture)
             print(f"picture written to {args.picture}")
     solved = record.status in ("optimal", "feasible") and record.checked
-    return EXIT_OK if solved or record.status == "infeasible" else EXIT_FAILED
+    return EXIT_OK if (solved or record.status == "infeasible") and not contradicts else EXIT_FAILED
+
+
+def _known_answer_of(name: str):
+    """The instance's known answer (`core.known`): its data file's and its family's hook's;
+    not the benchmark library's, whose check loads every family (the report judges by it).
+    None where the file cannot be read now."""
+    from pyomo_puzzles.core import known  # see cmd_list
+
+    try:
+        return known.known_answer(_instance(name), use_library=False)
+    except UserError:  # the run read the file; one changed since is no concern of this run
+        return None
+
+
+def _against_known(name: str, record) -> list[tuple[str, bool]]:
+    """Lines on how the run's answer stands to the instance's known answer, each with whether
+    the run contradicts it unproven (a wrong answer in the report). A checked solution that
+    proves the known answer wrong is a data problem: the run stands. An agreeing run, or one
+    without an answer, says nothing (and loads nothing)."""
+    from pyomo_puzzles.core import known  # see cmd_list
+
+    if not (record.checked is True or record.status in ("optimal", "infeasible")):
+        return []
+    answer = _known_answer_of(name)
+    if answer is None:
+        return []
+    lines = []
+    for verdict in known.judge(answer, record.status, record.checked is True, record.objective, record.objective_sense):
+        if verdict.kind == known.CERTIFICATE:
+            found = "this run found " + ("a solution the checker passed" if verdict.figure == "solvable" else
+                                         known.better_solution(record.objective, record.objective_sense))
+            lines.append((f"data problem: {known.against(answer, verdict.figure, found)} (the known answer is "
+                          "wrong; the run is solved)", False))
+        elif verdict.kind == known.MISMATCH:
+            claim = f"this run {known.run_claim(record.status, record.objective)}"
+            lines.append((f"DISAGREES with the known answer: {known.against(answer, verdict.figure, claim)}", True))
+    return lines
 
 
 def _many(count: int, noun: str) -> str:
@@ -210,9 +251,28 @@ def cmd_count(args: argparse.Namespace) -> int:
               f"{_effort(result)}, {result.elapsed:.2f} s")
     if not result.message.startswith("error"):  # a failure stays one line
         print(f"  by {result.solver}: {result.route}; set digest {result.digest}")
+    verdict = _count_against_known(args.instance, result)
+    if verdict.data_problem:
+        print(f"data problem: {verdict.data_problem} (the known count is wrong)")
+    if verdict.disagreement:
+        print(f"DISAGREES with the known count: {verdict.disagreement}")
     if args.output:
         _files().write_json_atomic(args.output, result.to_dict())
-    return EXIT_OK if result.complete else EXIT_FAILED
+    return EXIT_OK if result.complete and not verdict.disagreement else EXIT_FAILED
+
+
+def _count_against_known(name: str, result):
+    """The count against the instance's known count (`core.known.judge_count`)."""
+    from pyomo_puzzles.core import known  # see cmd_list
+
+    if result.message.startswith("error"):
+        return known.CountVerdict()
+    try:
+        figures = known.known_count(_instance(name), result.up_to_symmetry, use_library=False)  # see _known_answer_of
+    except UserError:  # the count read the file; one changed since is no concern of this count
+        return known.CountVerdict()
+    return known.judge_count(figures, result.complete, result.solutions,
+                             result.classes if result.up_to_symmetry else None, "this count")
 
 
 def _read_solution(path: Path) -> dict:

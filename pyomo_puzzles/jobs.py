@@ -31,7 +31,7 @@ from typing import Any
 import yaml
 
 from pyomo_puzzles import api
-from pyomo_puzzles.core import instances, library, registry
+from pyomo_puzzles.core import instances, known, registry
 from pyomo_puzzles.core.files import data_file_yaml, remove_temporaries, write_atomic, write_json_atomic, write_text_atomic
 from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
 from pyomo_puzzles.core.isolation import Interrupted
@@ -219,21 +219,16 @@ def _count_fingerprint(w: Any, p: Any) -> dict | None:
 
 
 def _finish_count(smk: Any, instance, result: dict, up_to_symmetry: bool) -> None:
-    """Write the count's record with the known figures: the data file's, else the benchmark
-    library's reference count."""
-    known = instance.raw.get("known", {}) or {}
+    """Write the count's record with the known figures (the data file's, else the benchmark
+    library's reference count), whether the count agrees with them, and the data problem
+    where it found more checked solutions than known (`core.known.judge_count`)."""
     result.pop("representatives", None)
-    result["known_solutions"] = known.get("solutions")
-    result["known_classes"] = known.get("solutions_up_to_symmetry") if up_to_symmetry else None
-    reference = library.reference_count(instance.name, up_to_symmetry)
-    if result["known_solutions"] is None and reference is not None:
-        result["known_solutions"] = reference.solutions
-        result["known_classes"] = reference.classes if up_to_symmetry else None
-    agree = None
-    if result.get("complete") and result["known_solutions"] is not None:
-        agree = result["solutions"] == result["known_solutions"] and (
-            result["known_classes"] is None or result.get("classes") == result["known_classes"])
-    result["agrees_with_known"] = agree
+    known_figures = known.known_count(instance, up_to_symmetry)
+    result["known_solutions"], result["known_classes"] = known_figures.solutions, known_figures.classes
+    who = f"{result['solver']} / {result['formulation']} / {result['method']}"
+    verdict = known.judge_count(known_figures, bool(result.get("complete")), result.get("solutions") or 0,
+                                result.get("classes") if up_to_symmetry else None, who)
+    result["agrees_with_known"], result["data_problem"] = verdict.agrees, verdict.data_problem
     write_json_atomic(smk.output.record, result)
 
 

@@ -126,16 +126,18 @@ def test_summary_numbers_by_hand(runs):
 def test_known_answer_mismatches():
     frame = pd.DataFrame([
         run("x/solvable_said_infeasible", "s", "f", "infeasible", 1.0, None, known_solvable=True),
-        run("x/unsolvable_said_optimal", "s", "f", "optimal", 1.0, True, known_solvable=False),
+        run("x/unsolvable_said_optimal", "s", "f", "optimal", 1.0, None, known_solvable=False),  # nothing checked
         run("x/wrong_objective", "s", "f", "optimal", 1.0, True, known_objective=5.0, objective=6.0),
         run("x/close_objective", "s", "f", "optimal", 1.0, True, known_objective=5.0, objective=5.0 + 5e-7),
         run("x/objective_known_said_infeasible", "s", "f", "infeasible", 1.0, None, known_objective=5.0),
         run("x/timeout", "s", "f", "time_limit", 10.0, None, known_solvable=True),
         run("x/nothing_known", "s", "f", "optimal", 1.0, True),
         run("x/unsolvable_said_infeasible", "s", "f", "infeasible", 1.0, None, known_solvable=False),
+        # a checked solution proves the known answer wrong: a data problem, which judges no run
+        run("x/unsolvable_but_checked", "s", "f", "optimal", 1.0, True, known_solvable=False),
     ])
     assert tables.known_agreement(frame).tolist() == [
-        "mismatch", "mismatch", "mismatch", "agree", "mismatch", None, None, "agree"]
+        "mismatch", "mismatch", "mismatch", "agree", "mismatch", None, None, "agree", None]
     row = tables.summary(frame).iloc[0]
     assert (row["known_checked"], row["known_mismatch"]) == (2, 4)
 

@@ -21,7 +21,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pyomo_puzzles.core import instances, library, registry, solvers
+from pyomo_puzzles.core import instances, known, registry, solvers
 from pyomo_puzzles.core.records import setting_names
 from pyomo_puzzles.errors import UserError
 from pyomo_puzzles import version
@@ -221,9 +221,9 @@ def count_fingerprint(instance: str, formulation: str, solver: str, method: str,
     are the known figures where the instance states none) and the count's own settings."""
     digest, puzzle = _instance_data(instances.resolve(instance)[1])
     family = registry.family(puzzle)
-    known = _digest(family.library.read_bytes()) if family.library is not None else None
+    catalogue = _digest(family.library.read_bytes()) if family.library is not None else None
     return {"instance": digest, **_code_fingerprint(family, formulation, solver),
-            "known": known, "settings": {"method": method, **{k: settings.get(k) for k in COUNT_SETTINGS}}}
+            "known": catalogue, "settings": {"method": method, **{k: settings.get(k) for k in COUNT_SETTINGS}}}
 
 
 def count_digest(instance: str, formulation: str, solver: str, method: str, settings: dict) -> str:
@@ -292,35 +292,28 @@ COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation",
            "status", "checked", "killed", "wall_time", "load_time", "startup_time", "build_time", "call_time", "solver_time", "decode_time",
            "check_time", "cpu_time", "nodes", "objective", "objective_sense", "bound",
            "gap", "peak_memory_mb", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",
-           "size", "size_label", "known_solvable", "known_objective")
-"""The columns of the runs table (``tables/runs.csv``), one row per run."""
+           "size", "size_label", "known_solvable", "known_objective", "known_solvable_from", "known_objective_from")
+"""The columns of the runs table (``tables/runs.csv``), one row per run (``known_*_from``: the
+file and field the known answer comes from)."""
 
 COUNT_COLUMNS = ("instance", "formulation", "solver", "method", "complete", "solutions", "classes", "group_order",
-                 "known_solutions", "known_classes", "agrees_with_known", "digest", "solves", "points", "elapsed",
+                 "known_solutions", "known_classes", "agrees_with_known", "data_problem", "digest", "solves", "points", "elapsed",
                  "startup_time", "route", "message")
 """The columns of the counts table (``tables/counts.csv``), one row per count."""
 
 
 def _instance_facts(name: str, results: str, source: str | None = None) -> dict:
-    """Size (for scaling plots) and the known answer: the instance file's, else the benchmark
-    library's reference answer (`core.library`)."""
+    """Size (for scaling plots) and the known answer with where each figure comes from (the
+    data file's field, the family's hook, or the benchmark library's entry: `core.known`)."""
     try:
         instance = load_run_instance(name, results, source)
     except Exception:  # noqa: BLE001 - a broken instance still has its (error) runs in the table
         return {}
     size = instance.family.size_of(instance.spec)
-    known = instance.raw.get("known", {}) or {}
-    solvable = known.get("solvable")
-    if solvable is None and "solutions" in known:
-        solvable = known["solutions"] > 0
-    objective = known.get("objective", _or_nan(instance.family.known_objective(instance.spec)))
-    reference = library.reference_answer(instance.name)  # the benchmark library's, where the file states none
-    if reference is not None:
-        solvable = (reference.status == "optimal") if solvable is None else solvable
-        if math.isnan(objective) and reference.objective is not None:
-            objective = reference.objective
+    answer = known.known_answer(instance)
     return {"size": math.nan if size is None else size[0], "size_label": None if size is None else size[1],
-            "known_solvable": solvable, "known_objective": objective}
+            "known_solvable": answer.solvable, "known_objective": _or_nan(answer.objective),
+            "known_solvable_from": answer.solvable_from, "known_objective_from": answer.objective_from}
 
 
 def _or_nan(value: float | None) -> float:

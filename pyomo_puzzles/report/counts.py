@@ -44,6 +44,19 @@ def agreement(counts: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["instance", "counts", "complete", "agree"])
 
 
+DATA_PROBLEMS_NOTE = ("a count found more checked solutions than the instance's known count states: the known "
+                      "count is wrong")
+
+
+def data_problems(counts: pd.DataFrame) -> pd.DataFrame:
+    """The counts whose record names a data problem (`core.known.judge_count`): ``instance``
+    and ``problem`` (the file and field of the known count, and what the count found)."""
+    if "data_problem" not in counts.columns:
+        return pd.DataFrame(columns=["instance", "problem"])
+    named = counts[counts["data_problem"].map(lambda text: isinstance(text, str) and bool(text))]
+    return pd.DataFrame({"instance": named["instance"], "problem": named["data_problem"]}).reset_index(drop=True)
+
+
 def shown(counts: pd.DataFrame) -> pd.DataFrame:
     """The counts table's columns the report shows (the route and message are in the CSV)."""
     return counts[[c for c in SHOWN if c in counts.columns]]

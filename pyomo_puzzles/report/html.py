@@ -114,7 +114,9 @@ def overview_html(results_dir: Path, runs: pd.DataFrame, stats: Statistics = DEF
     return (f"<p>Results folder: <code>{html.escape(str(results_dir))}</code></p>\n<ul>{items}"
             f"<li>families: {html.escape(families)}</li></ul>\n"
             f"<p>{html.escape(tables.definitions(stats))}</p>"
-            + "".join(f"\n<p>{_marked(note)}</p>" for note in measurement_notes(runs, stats)) + wrong_answers_html(runs))
+            + "".join(f"\n<p>{_marked(note)}</p>" for note in measurement_notes(runs, stats))
+            + data_problems_html(tables.data_problems(runs), tables.DATA_PROBLEMS_NOTE)
+            + wrong_answers_html(runs))
 
 
 def wrong_answers_html(runs: pd.DataFrame) -> str:
@@ -131,6 +133,16 @@ def wrong_answers_html(runs: pd.DataFrame) -> str:
     count = f"{len(bad)} wrong answer" + ("" if len(bad) == 1 else "s")
     return (f'\n<p class="wrong"><strong>{count}</strong> (not solved in any statistic or figure):</p>'
             f"\n<ul>{items}</ul>")
+
+
+def data_problems_html(problems: pd.DataFrame, note: str) -> str:
+    """Known answers proved wrong (rows: instance, problem), or nothing."""
+    if problems.empty:
+        return ""
+    items = "".join(f"<li>{html.escape(str(row.instance))}: {html.escape(str(row.problem))}</li>"
+                    for row in problems.itertuples())
+    count = f"{len(problems)} data problem" + ("" if len(problems) == 1 else "s")
+    return f'\n<p class="data-problems"><strong>{count}</strong> ({html.escape(note)}):</p>\n<ul>{items}</ul>'
 
 
 def environment_html(environment: dict) -> str:
@@ -280,6 +292,7 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
         agreeing = count_report.agreement(counts)
         # the explanations as paragraphs: a caption is as wide as its table, and a wide table scrolls
         body = f"<p>{html.escape(count_report.INTRO)}</p>\n" + html_table(count_report.shown(counts))
+        body += data_problems_html(count_report.data_problems(counts), count_report.DATA_PROBLEMS_NOTE)
         if len(agreeing):
             body += ("\n<p>Agreement of the methods that counted one instance (complete counts: solutions, classes "
                      "and digest).</p>\n" + html_table(agreeing))

@@ -222,23 +222,42 @@ def left_out_markdown(left_out: list[str] | None) -> list[str]:
             *(f"- {line}" for line in left_out)]
 
 
+def _data_problems(runs: pd.DataFrame) -> list[str]:
+    """The known answers a checked solution proves wrong (`tables.data_problems`), one line each."""
+    problems = tables.data_problems(runs)
+    if problems.empty:
+        return []
+    return ["", f"**{_plural(len(problems), 'data problem')}** ({tables.DATA_PROBLEMS_NOTE}):", "",
+            *(f"- {row.instance}: {row.problem}" for row in problems.itertuples())]
+
+
+def _count_data_problems(counts: pd.DataFrame) -> list[str]:
+    """The counts that found more solutions than the known count (`counts.data_problems`), one line each."""
+    problems = count_report.data_problems(counts)
+    if problems.empty:
+        return []
+    return [f"**{_plural(len(problems), 'data problem')}** ({count_report.DATA_PROBLEMS_NOTE}):", "",
+            *(f"- {row.instance}: {row.problem}" for row in problems.itertuples()), ""]
+
+
 def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figures: list[Path],
                  environment: dict, out: Path, counts: pd.DataFrame | None = None,
                  stats: Statistics = DEFAULT, left_out: list[str] | None = None) -> Path:
     """Write the Markdown report to `out`: title, overview, environment table, summary table
-    (with any wrong answers and the cells `left_out` listed), and the figures (PNG embedded,
-    PDF linked, paths relative to the page). Returns `out`."""
+    (with any data problems, wrong answers and the cells `left_out` listed), counts, and the
+    figures (PNG embedded, PDF linked, paths relative to the page). Returns `out`."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     env_rows = pd.DataFrame(flatten_environment(environment or {}), columns=["key", "value"])
     lines = ["# Solver comparison", "", *_overview(Path(results_dir), runs, stats), "",
              "## Environment", "", markdown_table(env_rows) if len(env_rows) else "(not recorded)", "",
              "## Summary", "", f"Ranked by {stats.name}: {stats.meaning}.", "",
-             summary_markdown(summary, stats) if len(summary) else "(no runs)", *_wrong_answers(runs),
-             *left_out_markdown(left_out), "",
+             summary_markdown(summary, stats) if len(summary) else "(no runs)", *_data_problems(runs),
+             *_wrong_answers(runs), *left_out_markdown(left_out), "",
              *(scores_markdown(runs, stats) if len(runs) else [])]
     if counts is not None and len(counts):
-        lines += ["## Counts", "", count_report.INTRO, "", markdown_table(count_report.shown(counts)), ""]
+        lines += ["## Counts", "", count_report.INTRO, "", markdown_table(count_report.shown(counts)), "",
+                  *_count_data_problems(counts)]
         agreeing = count_report.agreement(counts)
         if len(agreeing):
             lines += ["Agreement of the methods that counted one instance (complete counts: solutions, "

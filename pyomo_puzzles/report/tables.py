@@ -7,6 +7,10 @@ Conventions (used by the figures and the report page too):
   and its answer is not a *wrong answer* (see `wrong_answers`: a claim that contradicts the
   instance's known answer or a solution another run found and the checker passed). A wrong
   answer is unsolved in every statistic and figure, counted apart and listed in the report.
+* A checked solution that contradicts the known answer (a solution where none is known, one
+  better than the known optimum) proves the known answer wrong: a *data problem*
+  (`data_problems`, listed in the report with the file and field), not a wrong answer; that
+  known figure then judges no run of the instance.
 * A run's time for statistics is its time by the configured measure
   (`pyomo_puzzles.report.measure`: the solver's own time by default, or build + solve, or
   the whole run's wall time) if it was solved, else its time limit (the time is *censored*
@@ -28,13 +32,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pyomo_puzzles.core import known as known_answers
 from pyomo_puzzles.core.files import write_text_atomic
 from pyomo_puzzles.report.measure import DEFAULT, Statistics, measured_time
 
 SHIFT_SECONDS = DEFAULT.shift
 """Shift s (seconds) of the shifted geometric mean exp(mean(log(t + s))) - s, by default."""
 
-OBJECTIVE_TOLERANCE = 1e-6
+OBJECTIVE_TOLERANCE = known_answers.OBJECTIVE_TOLERANCE
 """A run's objective agrees with the known one if |objective - known| <= 1e-6 * max(1, |known|)."""
 
 SUMMARY_COLUMNS = ("solver", "formulation", "runs", "instances", "solved", "timeouts", "errors",
@@ -60,10 +65,6 @@ def _column(runs: pd.DataFrame, name: str, default=None) -> pd.Series:
 def _is_true(value) -> bool:
     """True only for a real boolean True (None, NaN, pd.NA and strings are not True)."""
     return isinstance(value, (bool, np.bool_)) and bool(value)
-
-
-def _is_false(value) -> bool:
-    return isinstance(value, (bool, np.bool_)) and not bool(value)
 
 
 def _number(value) -> float:
@@ -126,22 +127,81 @@ def shifted_geometric_mean(times: Iterable[float], shift: float = SHIFT_SECONDS)
     return float(np.exp(np.mean(np.log(values + shift))) - shift)
 
 
-def _agreement(row: dict) -> str | None:
-    solvable, known = row["known_solvable"], _number(row["known_objective"])
-    status, objective = row["status"], _number(row["objective"])
-    verdicts = []
-    if _is_true(solvable) and status in ("optimal", "infeasible"):
-        verdicts.append(status == "optimal")
-    elif _is_false(solvable) and status in ("optimal", "infeasible"):
-        verdicts.append(status == "infeasible")
-    if not math.isnan(known):
-        if status == "infeasible":
-            verdicts.append(False)
-        elif status == "optimal" and not math.isnan(objective):
-            verdicts.append(abs(objective - known) <= OBJECTIVE_TOLERANCE * max(1.0, abs(known)))
-    if not verdicts:
-        return None
-    return "agree" if all(verdicts) else "mismatch"
+_KNOWN_COLUMNS = ("instance", "solver", "formulation", "status", "checked", "objective", "objective_sense",
+                  "known_solvable", "known_objective", "known_solvable_from", "known_objective_from")
+
+
+def _known_rows(runs: pd.DataFrame) -> list[dict]:
+    """Per run, what judging it against the known answer needs (missing columns as None)."""
+    return pd.DataFrame({c: _column(runs, c) for c in _KNOWN_COLUMNS}, index=runs.index).to_dict("records")
+
+
+def _known(row: dict) -> known_answers.Known:
+    """The known answer a row carries, with the file and field of each figure where the table has them."""
+    solvable = row["known_solvable"]
+    return known_answers.Known(bool(solvable) if isinstance(solvable, (bool, np.bool_)) else None,
+                               _text(row["known_solvable_from"]), _number(row["known_objective"]),
+                               _text(row["known_objective_from"]))
+
+
+def _text(value) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _judge(row: dict) -> list[known_answers.Verdict]:
+    return known_answers.judge(_known(row), row["status"], _is_true(row["checked"]), row["objective"],
+                               row["objective_sense"])
+
+
+def _instance_key(row: dict, index) -> object:
+    """The instance a row's known answer belongs to (a row without an instance name stands alone)."""
+    return row["instance"] if isinstance(row["instance"], str) else ("row", index)
+
+
+def _disproved(runs: pd.DataFrame, rows: list[dict]) -> dict[object, dict[str, dict]]:
+    """Per instance, the known figures that a checked solution proves wrong, each with the
+    row of its best evidence (for the objective: the best checked objective)."""
+    found: dict[object, dict[str, dict]] = {}
+    for index, row in zip(runs.index, rows):
+        for verdict in _judge(row):
+            if verdict.kind != known_answers.CERTIFICATE:
+                continue
+            figures = found.setdefault(_instance_key(row, index), {})
+            best = figures.get(verdict.figure)
+            if best is None or (verdict.figure == "objective" and known_answers.better(
+                    _number(row["objective"]), _number(best["objective"]), row["objective_sense"])):
+                figures[verdict.figure] = row
+    return found
+
+
+def _trusted_verdicts(runs: pd.DataFrame) -> list[tuple[dict, list[known_answers.Verdict]]]:
+    """Per run, its row and its verdicts on the known figures no checked solution of its
+    instance proves wrong (`core.known.judge`)."""
+    rows = _known_rows(runs)
+    disproved = _disproved(runs, rows)
+    return [(row, [v for v in _judge(row) if v.figure not in disproved.get(_instance_key(row, index), {})])
+            for index, row in zip(runs.index, rows)]
+
+
+DATA_PROBLEMS_NOTE = ("a checked solution proves the instance's known answer wrong: its runs stay solved, and that "
+                      "known answer judges none of them")
+"""What a data problem means, for the report pages."""
+
+
+def data_problems(runs: pd.DataFrame) -> pd.DataFrame:
+    """The instances whose known answer a checked solution proves wrong, one row per known
+    figure: ``instance``, ``known`` (the file and field it comes from) and ``problem`` (one
+    line: what it states, and which run found what). Their runs are judged without it."""
+    rows = []
+    for figures in _disproved(runs, _known_rows(runs)).values():
+        for figure, row in sorted(figures.items()):
+            found = f"{row['solver']} / {row['formulation']} found "
+            found += ("a solution the checker passed" if figure == "solvable" else
+                      known_answers.better_solution(row["objective"], row["objective_sense"]))
+            known = _known(row)
+            rows.append({"instance": row["instance"], "known": known_answers.source(known, figure),
+                         "problem": known_answers.against(known, figure, found)})
+    return pd.DataFrame(rows, columns=["instance", "known", "problem"])
 
 
 def known_agreement(runs: pd.DataFrame) -> pd.Series:
@@ -152,14 +212,27 @@ def known_agreement(runs: pd.DataFrame) -> pd.Series:
     says infeasible; known unsolvable but the run says optimal; a known objective and the
     run says infeasible, or it is optimal with an objective farther than 1e-6 (relative to
     max(1, |known|)) from the known one. An optimal run without an objective value is judged
-    on solvability only.
+    on solvability only. A known figure that a checked solution of the instance proves wrong
+    (`data_problems`) judges no run.
     """
-    table = pd.DataFrame({
-        "status": _column(runs, "status"), "objective": _column(runs, "objective"),
-        "known_solvable": _column(runs, "known_solvable"),
-        "known_objective": _column(runs, "known_objective"),
-    }, index=runs.index)
-    return pd.Series([_agreement(row) for row in table.to_dict("records")], index=runs.index, dtype=object)
+    return pd.Series([_agreement(verdicts) for _, verdicts in _trusted_verdicts(runs)], index=runs.index,
+                     dtype=object)
+
+
+def _agreement(verdicts: list[known_answers.Verdict]) -> str | None:
+    if not verdicts:
+        return None
+    return "agree" if all(v.kind == known_answers.AGREE for v in verdicts) else "mismatch"
+
+
+def _contradictions(runs: pd.DataFrame) -> pd.Series:
+    """Per run whose answer contradicts a known figure (that no checked solution proves
+    wrong): where that figure comes from ("" where the table does not say); else None."""
+    found = []
+    for row, verdicts in _trusted_verdicts(runs):
+        figure = next((v.figure for v in verdicts if v.kind == known_answers.MISMATCH), None)
+        found.append(None if figure is None else _text(row[f"known_{figure}_from"]) or "")
+    return pd.Series(found, index=runs.index, dtype=object)
 
 
 def _best_checked(runs: pd.DataFrame, checked: pd.Series) -> dict[tuple, tuple[float, str]]:
@@ -186,14 +259,15 @@ def _worse(objective: float, than: float, sense) -> bool:
     return objective > than + tolerance if sense == "minimize" else objective < than - tolerance
 
 
-def wrong_answers(runs: pd.DataFrame, agreement: pd.Series | None = None) -> pd.Series:
+def wrong_answers(runs: pd.DataFrame) -> pd.Series:
     """Per run: why its answer is wrong, or None. A run answers when it says ``optimal`` or
     ``infeasible``; the answer is wrong when it contradicts the instance's known answer
-    (`known_agreement` says "mismatch"), when it says ``infeasible`` for an instance on
-    which another run found a solution that passed the independent checker, or when it
-    claims an optimum worse (by its ``objective_sense``, beyond 1e-6 relative) than a
-    checked solution another run of the same formulation found. `agreement` is
-    `known_agreement(runs)` where the caller has it already."""
+    (`known_agreement` says "mismatch"; the reason names the file and field of the known
+    figure), when it says ``infeasible`` for an instance on which another run found a
+    solution that passed the independent checker, or when it claims an optimum worse (by
+    its ``objective_sense``, beyond 1e-6 relative) than a checked solution another run of
+    the same formulation found. A known figure that a checked solution proves wrong judges
+    no run (`data_problems`): the run with that solution is right."""
     status = _column(runs, "status").astype(object)
     checked = _column(runs, "checked").map(_is_true).astype(bool)
     instance = _column(runs, "instance").astype(object)
@@ -205,12 +279,13 @@ def wrong_answers(runs: pd.DataFrame, agreement: pd.Series | None = None) -> pd.
     for name, solver, form in zip(instance[found], _column(runs, "solver")[found], formulation[found]):
         finders.setdefault(name, f"{solver} / {form}")
     best = _best_checked(runs, found)
-    agreement = known_agreement(runs) if agreement is None else agreement
+    contradicted = _contradictions(runs)
     reasons = []
     for index in runs.index:
         better = best.get((instance[index], formulation[index]))
-        if agreement[index] == "mismatch":
-            reasons.append("contradicts the instance's known answer")
+        if contradicted[index] is not None:
+            where = f" ({contradicted[index]})" if contradicted[index] else ""
+            reasons.append(f"contradicts the instance's known answer{where}")
         elif status[index] == "infeasible" and instance[index] in finders:
             reasons.append(f"says infeasible, but {finders[instance[index]]} found a solution the checker passed")
         elif (status[index] == "optimal" and better is not None and not math.isnan(objective[index])
@@ -238,8 +313,8 @@ def summary(runs: pd.DataFrame, statistics: Statistics = DEFAULT) -> pd.DataFram
     """
     status = _column(runs, "status")
     agreement = known_agreement(runs)
-    wrong = wrong_answers(runs, agreement).notna()
-    is_solved = _answered(runs) & ~wrong  # `solved`, the known answers read once
+    wrong = wrong_answers(runs).notna()
+    is_solved = _answered(runs) & ~wrong  # `solved`, the wrong answers found once
     table = pd.DataFrame({
         "solver": _column(runs, "solver").astype(str), "formulation": _column(runs, "formulation").astype(str),
         "instance": _column(runs, "instance"), "solved": is_solved,
@@ -313,7 +388,9 @@ def definitions(statistics: Statistics = DEFAULT) -> str:
     """What solved, the times and the SGM mean, in plain text, for the report pages."""
     return ("A run is solved if it is optimal with a solution that passed the independent checker, or proven "
             "infeasible, and its answer is not wrong (a wrong answer contradicts the instance's known answer or "
-            f"a solution another run found and the checker passed). {statistics.sentence()} Times are seconds; "
+            "a solution another run found and the checker passed; a checked solution that contradicts the known "
+            "answer is a data problem, and that known answer judges no run). "
+            f"{statistics.sentence()} Times are seconds; "
             f"{unsolved_treatment(statistics.par)}. SGM is the shifted geometric mean exp(mean(ln(t + s))) - s "
             f"with s = {statistics.shift:g} s.")
 
