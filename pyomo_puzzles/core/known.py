@@ -88,15 +88,23 @@ def known_answer(instance: Instance, use_library: bool = True) -> Known:
 
 
 def stated_answer(known: dict | None, path: str | Path) -> Known:
-    """What a data file's `known` mapping states about solving it (no instance needs loading)."""
+    """What a data file's `known` mapping states about solving it (no instance needs loading).
+    A figure of the wrong type counts as not stated (a family's schema may leave `known` open)."""
     known = known if isinstance(known, dict) else {}
     solvable, solvable_from = None, None
-    if "solvable" in known:
+    if isinstance(known.get("solvable"), bool):
         solvable, solvable_from = known["solvable"], field_of(path, "known.solvable")
-    elif "solutions" in known:
+    elif _count(known.get("solutions")) is not None:
         solvable, solvable_from = known["solutions"] > 0, field_of(path, "known.solutions")
     objective = known.get("objective")
-    return Known(solvable, solvable_from, objective, field_of(path, "known.objective") if objective is not None else None)
+    if isinstance(objective, bool) or not isinstance(objective, (int, float)) or math.isnan(objective):
+        return Known(solvable, solvable_from)
+    return Known(solvable, solvable_from, objective, field_of(path, "known.objective"))
+
+
+def _count(value: object) -> int | None:
+    """`value` if it is a count (a whole number, 0 or more), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def has_objective_hook(family: registry.Family) -> bool:
@@ -120,7 +128,8 @@ def known_count(instance: Instance, up_to_symmetry: bool, use_library: bool = Tr
 def stated_count(known: dict | None, path: str | Path, up_to_symmetry: bool) -> KnownCount:
     """The counts a data file's `known` mapping states (no instance needs loading for them)."""
     known = known if isinstance(known, dict) else {}
-    solutions, classes = known.get("solutions"), known.get("solutions_up_to_symmetry") if up_to_symmetry else None
+    solutions = _count(known.get("solutions"))
+    classes = _count(known.get("solutions_up_to_symmetry")) if up_to_symmetry else None
     return KnownCount(solutions, field_of(path, "known.solutions") if solutions is not None else None,
                       classes, field_of(path, "known.solutions_up_to_symmetry") if classes is not None else None)
 
