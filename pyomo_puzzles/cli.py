@@ -177,12 +177,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _known_answer_of(name: str):
-    """The instance's known answer (`core.known`): its data file's and its family's hook's;
-    not the benchmark library's, whose check loads every family (the report judges by it).
+    """The instance's known answer (`core.known`): its data file's, and its family's hook's
+    where the file states no objective (only then is the instance loaded again); not the
+    benchmark library's, whose catalogue check loads every family (the report judges by it).
     None where the file cannot be read now."""
-    from pyomo_puzzles.core import known  # see cmd_list
+    from pyomo_puzzles.core import instances, known, registry  # see cmd_list
 
     try:
+        path = instances.resolve(name)[1]
+        data = instances.read_data_file(path)
+        stated = known.stated_answer(data.get("known"), path)
+        family = registry.find(data.get("puzzle")) if isinstance(data.get("puzzle"), str) else None
+        if stated.objective is not None or family is None or not known.has_objective_hook(family):
+            return stated
         return known.known_answer(_instance(name), use_library=False)
     except UserError:  # the run read the file; one changed since is no concern of this run
         return None
@@ -191,8 +198,8 @@ def _known_answer_of(name: str):
 def _against_known(name: str, record) -> list[tuple[str, bool]]:
     """Lines on how the run's answer stands to the instance's known answer, each with whether
     the run contradicts it unproven (a wrong answer in the report). A checked solution that
-    proves the known answer wrong is a data problem: the run stands. An agreeing run, or one
-    without an answer, says nothing (and loads nothing)."""
+    proves the known answer wrong is a data problem: the run stands. An agreeing run says
+    nothing; one without an answer reads nothing."""
     from pyomo_puzzles.core import known  # see cmd_list
 
     if not (record.checked is True or record.status in ("optimal", "infeasible")):
@@ -262,15 +269,19 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 
 def _count_against_known(name: str, result):
-    """The count against the instance's known count (`core.known.judge_count`)."""
-    from pyomo_puzzles.core import known  # see cmd_list
+    """The count against the counts the data file states (`core.known.judge_count`; not the
+    benchmark library's: see `_known_answer_of`). Only the data file is read: a count that
+    stopped while loading the instance must not load it here."""
+    from pyomo_puzzles.core import instances, known  # see cmd_list
 
-    if result.message.startswith("error"):
+    if result.message.startswith("error") or not (result.complete or result.solutions):
         return known.CountVerdict()
     try:
-        figures = known.known_count(_instance(name), result.up_to_symmetry, use_library=False)  # see _known_answer_of
+        path = instances.resolve(name)[1]
+        stated = instances.read_data_file(path).get("known")
     except UserError:  # the count read the file; one changed since is no concern of this count
         return known.CountVerdict()
+    figures = known.stated_count(stated, path, result.up_to_symmetry)
     return known.judge_count(figures, result.complete, result.solutions,
                              result.classes if result.up_to_symmetry else None, "this count")
 

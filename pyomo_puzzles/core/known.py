@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from pyomo_puzzles.core import library
+from pyomo_puzzles.core import library, registry
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.errors import quoted
 
@@ -70,17 +70,13 @@ def field_of(path: str | Path, field: str) -> str:
 def known_answer(instance: Instance, use_library: bool = True) -> Known:
     """The instance's known solvability and optimum: its data file's, its family's
     ``known_objective`` hook's, else (`use_library`) the benchmark library's reference answer."""
-    stated = instance.raw.get("known") or {}
-    solvable, solvable_from = None, None
-    if "solvable" in stated:
-        solvable, solvable_from = stated["solvable"], field_of(instance.path, "known.solvable")
-    elif "solutions" in stated:
-        solvable, solvable_from = stated["solutions"] > 0, field_of(instance.path, "known.solutions")
-    objective, objective_from = stated.get("objective"), field_of(instance.path, "known.objective")
+    stated = stated_answer(instance.raw.get("known"), instance.path)
+    objective, objective_from = stated.objective, stated.objective_from
     if objective is None:
         objective = instance.family.known_objective(instance.spec)
         hook = f"{instance.path}: the known_objective hook of the family {quoted(instance.family.name)}"
         objective_from = hook if objective is not None else None
+    solvable, solvable_from = stated.solvable, stated.solvable_from
     reference = _library_entry(instance, "solve") if use_library else None
     if reference is not None:
         entry, where = reference
@@ -91,19 +87,51 @@ def known_answer(instance: Instance, use_library: bool = True) -> Known:
     return Known(solvable, solvable_from, objective, objective_from)
 
 
+def stated_answer(known: dict | None, path: str | Path) -> Known:
+    """What a data file's `known` mapping states about solving it (no instance needs loading).
+    A figure of the wrong type counts as not stated (a family's schema may leave `known` open)."""
+    known = known if isinstance(known, dict) else {}
+    solvable, solvable_from = None, None
+    if isinstance(known.get("solvable"), bool):
+        solvable, solvable_from = known["solvable"], field_of(path, "known.solvable")
+    elif _count(known.get("solutions")) is not None:
+        solvable, solvable_from = known["solutions"] > 0, field_of(path, "known.solutions")
+    objective = known.get("objective")
+    if isinstance(objective, bool) or not isinstance(objective, (int, float)) or math.isnan(objective):
+        return Known(solvable, solvable_from)
+    return Known(solvable, solvable_from, objective, field_of(path, "known.objective"))
+
+
+def _count(value: object) -> int | None:
+    """`value` if it is a count (a whole number, 0 or more), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def has_objective_hook(family: registry.Family) -> bool:
+    """Whether the family gives a `known_objective` hook of its own (the default knows none)."""
+    return family.known_objective is not registry.Family.known_objective
+
+
 def known_count(instance: Instance, up_to_symmetry: bool, use_library: bool = True) -> KnownCount:
     """The instance's known number of solutions (and of classes, when counting up to
     symmetry): its data file's, else (`use_library`) the benchmark library's reference count."""
-    stated = instance.raw.get("known") or {}
-    solutions, classes = stated.get("solutions"), stated.get("solutions_up_to_symmetry") if up_to_symmetry else None
-    reference = _library_entry(instance, "count", up_to_symmetry) if solutions is None and use_library else None
-    if reference is not None:
-        entry, where = reference
-        classes = entry.answer.classes if up_to_symmetry else None
-        return KnownCount(entry.answer.solutions, where("answer.solutions"), classes,
-                          where("answer.classes") if classes is not None else None)
-    return KnownCount(solutions, field_of(instance.path, "known.solutions") if solutions is not None else None,
-                      classes, field_of(instance.path, "known.solutions_up_to_symmetry") if classes is not None else None)
+    stated = stated_count(instance.raw.get("known"), instance.path, up_to_symmetry)
+    reference = _library_entry(instance, "count", up_to_symmetry) if stated.solutions is None and use_library else None
+    if reference is None:
+        return stated
+    entry, where = reference
+    classes = entry.answer.classes if up_to_symmetry else None
+    return KnownCount(entry.answer.solutions, where("answer.solutions"), classes,
+                      where("answer.classes") if classes is not None else None)
+
+
+def stated_count(known: dict | None, path: str | Path, up_to_symmetry: bool) -> KnownCount:
+    """The counts a data file's `known` mapping states (no instance needs loading for them)."""
+    known = known if isinstance(known, dict) else {}
+    solutions = _count(known.get("solutions"))
+    classes = _count(known.get("solutions_up_to_symmetry")) if up_to_symmetry else None
+    return KnownCount(solutions, field_of(path, "known.solutions") if solutions is not None else None,
+                      classes, field_of(path, "known.solutions_up_to_symmetry") if classes is not None else None)
 
 
 def _library_entry(instance: Instance, question: str, up_to_symmetry: bool = False):
