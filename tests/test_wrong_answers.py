@@ -5,7 +5,6 @@ tables and listed in the report."""
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -14,13 +13,11 @@ import pandas as pd
 import pytest
 
 from pyomo_puzzles import api, cli, jobs
-from pyomo_puzzles.core import instances, registry
 from pyomo_puzzles.core.files import write_json_atomic
 from pyomo_puzzles.core.results import Run, counts_table, folder_runs
 from pyomo_puzzles.report import html, page, tables
 
 LIMIT = 10.0
-QUEENS = Path(__file__).parent / "plugins" / "queens"
 
 # Five queens on weighted cells: the heaviest placement weighs 20 (brute force over the 5! orders,
 # the plugin's five_weighted instance); KNOWN_OBJECTIVE is filled in per test.
@@ -113,16 +110,6 @@ def test_runs_record_the_sense_of_their_objective() -> None:
 
 
 # --- a known answer that a checked solution proves wrong is a data problem ---------------------
-
-@pytest.fixture
-def queens(monkeypatch):
-    """The test plugin `queens` registered in this process, and gone again afterwards."""
-    registry.families(), instances.shipped_instances()  # found and cached before the plugin is on the path
-    monkeypatch.setattr(registry, "_FAMILIES", dict(registry._FAMILIES))
-    monkeypatch.syspath_prepend(str(QUEENS))
-    yield registry.family("queens")
-    sys.modules.pop("pyomo_puzzles_queens", None)  # a later test imports it afresh and registers it again
-
 
 def _data_file(folder: Path, name: str, text: str) -> Path:
     path = folder / f"{name}.yaml"

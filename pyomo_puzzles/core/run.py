@@ -74,10 +74,11 @@ def reference_start_up(name: str) -> float | None:
     """Pay the one-off start-up of the reference method `name` (`ReferenceSolver.warm_up`:
     dancing links import and compile their search) in this process, before any run's clock
     and before a run is forked (which would otherwise pay it inside its time limit): the
-    seconds it took now, 0.0 when this process paid it before, None without a warm-up."""
+    seconds it took now, 0.0 when this process paid it before, None without a warm-up or for a
+    method that is not available (the run says why)."""
     reference = next((fam.reference_solvers[name] for fam in registry.families().values()
                       if name in fam.reference_solvers), None)
-    if reference is None or reference.warm_up is None:
+    if reference is None or reference.warm_up is None or not reference.available()[0]:
         return None
     if name in _REFERENCES_STARTED:
         return 0.0
@@ -225,10 +226,23 @@ def _placeholder(source, loaded: dict, formulation: str | None, solver: str, set
         name, puzzle = source.name, source.puzzle
     else:
         name = loaded.get("instance") or str(source)
-        puzzle = loaded.get("puzzle") or (name.split("/")[0] if "/" in name else "")
+        puzzle = loaded.get("puzzle") or _puzzle_of(source)
     version = solvers.availability(solver)[1] if solvers.is_known(solver) else None
     named = formulation or loaded.get("formulation") or _run_label(puzzle, solver)
     return new_record(puzzle, name, named, solver, settings, solver_version=version)
+
+
+def _puzzle_of(source: str | Path) -> str:
+    """The family a run killed before it read its instance names: a shipped name's first part,
+    or the data file's ``puzzle`` ("" where the file cannot say)."""
+    try:
+        shipped, path = instances.resolve(source)
+        if shipped:
+            return shipped.split("/")[0]
+        puzzle = instances.read_data_file(path).get("puzzle")
+    except Exception:  # noqa: BLE001 - a file the run could not read either: its record names no family
+        return ""
+    return puzzle if isinstance(puzzle, str) else ""
 
 
 def _run_label(puzzle: str, solver: str) -> str:
