@@ -81,7 +81,7 @@ def run_one(item: Run, results: str, settings: dict) -> RunRecord:
                             item.solver, run_settings, message=str(error).splitlines()[0])
         if isinstance(error, NotApplicable):
             record.status = "not_applicable"
-    record.instance = item.instance
+    record.instance, record.formulation = item.instance, formulation_label(item.formulation)  # the cell's names
     return record
 
 
@@ -158,7 +158,7 @@ def solve_batch(smk: Any) -> None:
                 try:
                     record = run_one(item, results, settings)
                 except Interrupted as stop:
-                    stop.record.instance = item.instance
+                    stop.record.instance, stop.record.formulation = item.instance, formulation_label(item.formulation)
                     _write_record(path, stop.record, fingerprint)
                     print(f"{path}: {stop.record.message}", flush=True)
                     raise

@@ -416,3 +416,14 @@ def test_an_instance_too_large_to_build_is_refused_before_anything_is_built(tmp_
         instances.load(path)
     assert time.perf_counter() - started < 5
     assert refused.value.field == field and words in refused.value.message, refused.value
+
+
+@pytest.mark.parametrize("solver, formulation", [("highs", "placement"), ("dlx", "exact_cover")])
+def test_a_killed_run_is_filed_under_its_cells_names(tmp_path, solver, formulation):
+    """A run the batch's memory limit kills before its data file is read is recorded under the
+    instance and formulation of its cell, as its finished runs are: a reference method's under
+    its label (dlx: exact_cover), not its name or none (two methods in legends and scores)."""
+    item = Run("packing/pentominoes/6x10", formulation, solver, 1)
+    record = jobs.run_one(item, str(tmp_path), {"time_limit": 30, "threads": 1, "memory_limit_mb": 1})
+    assert record.status == "memory_limit" and record.killed
+    assert (record.instance, record.formulation) == (item.instance, formulation)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import INSTALLED, SLOW_TO_LOAD, run_cli, solver_params
+from conftest import INSTALLED, run_cli, solver_params
 from pyomo_puzzles.core import instances, isolation, models, records, run, solvers
 from pyomo_puzzles.solvers.cpsat import WORKER
 
@@ -210,15 +210,6 @@ def test_memory_limit_stops_a_run_and_records_it(pentominoes):
     record = run.run(pentominoes, "placement", "highs", time_limit=30, isolate=True, memory_limit_mb=20)
     assert record.status == "memory_limit" and record.killed
     assert record.peak_memory_mb > 20 and "memory limit 20 MiB" in record.message
-
-
-@pytest.mark.parametrize("solver, formulation", [("highs", "placement"), ("dlx", "exact_cover")])
-def test_a_run_killed_while_loading_names_the_formulation_its_records_name(solver, formulation, write_instance):
-    """A killed run's record is filed with the others of its cell: a reference method's under
-    its label (dlx: exact_cover, as its finished runs and the matrix name it), not its name."""
-    record = run.run(write_instance(SLOW_TO_LOAD), None, solver, time_limit=30, isolate=True, memory_limit_mb=1)
-    assert record.status == "memory_limit" and record.killed and "loading" in record.message
-    assert record.formulation == formulation
 
 
 def test_peak_memory_counts_what_the_run_allocates(monkeypatch):

@@ -226,27 +226,14 @@ def _placeholder(source, loaded: dict, formulation: str | None, solver: str, set
         name, puzzle = source.name, source.puzzle
     else:
         name = loaded.get("instance") or str(source)
-        puzzle = loaded.get("puzzle") or _puzzle_of(source)
+        puzzle = loaded.get("puzzle") or (name.split("/")[0] if "/" in name else "")
     version = solvers.availability(solver)[1] if solvers.is_known(solver) else None
-    named = formulation or loaded.get("formulation") or _run_label(puzzle, solver)
-    return new_record(puzzle, name, named, solver, settings, solver_version=version)
-
-
-def _puzzle_of(source: str | Path) -> str:
-    """The family a run killed before it read its instance names: a shipped name's first part,
-    or the data file's ``puzzle`` ("" where the file cannot say)."""
-    try:
-        shipped, path = instances.resolve(source)
-        if shipped:
-            return shipped.split("/")[0]
-        puzzle = instances.read_data_file(path).get("puzzle")
-    except Exception:  # noqa: BLE001 - a file the run could not read either: its record names no family
-        return ""
-    return puzzle if isinstance(puzzle, str) else ""
+    return new_record(puzzle, name, formulation or loaded.get("formulation") or "", solver, settings,
+                      solver_version=version)
 
 
 def _run_label(puzzle: str, solver: str) -> str:
-    """The formulation a run of the family `puzzle` names before its data file was read: the
+    """The formulation a run of the family `puzzle` will name once its data file is read: the
     reference method's label, or the family's default formulation ("" for no known family)."""
     family = registry.find(puzzle) if puzzle else None
     if family is None:
