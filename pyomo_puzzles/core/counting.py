@@ -253,6 +253,7 @@ class _Collector:
         self.seen: set[str] = set()  # every counted solution, images included
         self.given: set[str] = set()  # the distinct solutions the method gave
         self.orbits: dict[str, int] = {}  # least key text of each orbit met -> its solutions counted
+        self.orbit_of: dict[str, str] = {}  # a plain count: key text of every image met -> its orbit's least
         self.stopped: str | None = None
         """Why the framework told the method to stop (None: it did not)."""
 
@@ -310,7 +311,11 @@ class _Collector:
         images = self.family.symmetry_images
         if images is None:
             return key
-        return min(key_text(self.family.solution_key(image)) for image in images(self.instance.spec, solution))
+        if key not in self.orbit_of:  # the orbit's images once, not once per solution of it (48 per tiling)
+            keys = {key_text(self.family.solution_key(image)) for image in images(self.instance.spec, solution)}
+            least = min(keys | {key})
+            self.orbit_of.update(dict.fromkeys(keys | {key}, least))
+        return self.orbit_of[key]
 
     def offer(self, solution_of: Callable[[], dict]) -> bool:
         """Collect a method's next solution (`solution_of()` makes it); False: the method must
