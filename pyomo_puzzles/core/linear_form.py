@@ -84,15 +84,17 @@ def _collect(expr, multiplier: float, terms: list) -> float:
     raise _Unsupported
 
 
-def read_linear_form(model: pyo.ConcreteModel) -> LinearForm | None:
-    """The model as a `LinearForm`, or None if a row is not a flat linear sum."""
+def read_linear_form(model: pyo.ConcreteModel, keep_fixed: bool = False) -> LinearForm | None:
+    """The model as a `LinearForm`, or None if a row is not a flat linear sum. A fixed
+    variable is a constant, or with `keep_fixed` a column whose bounds are its value (a
+    persistent session unfixes it later)."""
     try:
-        return _read(model)
+        return _read(model, keep_fixed)
     except _Unsupported:
         return None
 
 
-def _read(model: pyo.ConcreteModel) -> LinearForm:
+def _read(model: pyo.ConcreteModel, keep_fixed: bool = False) -> LinearForm:
     # Every term goes into three flat lists (row, variable, coefficient); the objective is
     # one more row after the constraints. Columns, duplicates and fixed variables are then
     # sorted out with numpy: a Python loop per term would cost as much as Pyomo's compiler.
@@ -112,7 +114,7 @@ def _read(model: pyo.ConcreteModel) -> LinearForm:
         offset = _append_terms(objectives[0].expr, objective_row, term_rows, term_vars, term_coefs)
         maximise = objectives[0].sense == pyo.maximize
     return _assemble(term_rows, term_vars, term_coefs, np.asarray(row_lower, dtype=float),
-                     np.asarray(row_upper, dtype=float), offset, maximise)
+                     np.asarray(row_upper, dtype=float), offset, maximise, keep_fixed)
 
 
 def _append_terms(expr, row: int, term_rows: list, term_vars: list, term_coefs: list) -> float:
@@ -168,7 +170,8 @@ def first_use_numbering(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return first[by_first_use], rank[inverse.reshape(-1)]
 
 
-def _assemble(term_rows, term_vars, term_coefs, row_lower, row_upper, offset, maximise) -> LinearForm:
+def _assemble(term_rows, term_vars, term_coefs, row_lower, row_upper, offset, maximise,
+              keep_fixed: bool = False) -> LinearForm:
     n_rows = len(row_lower)
     rows = np.asarray(term_rows, dtype=np.int64)
     coefs = np.asarray(term_coefs, dtype=float)
@@ -176,7 +179,7 @@ def _assemble(term_rows, term_vars, term_coefs, row_lower, row_upper, offset, ma
     columns = [term_vars[i] for i in first_terms]
 
     fixed = np.fromiter((var.fixed for var in columns), dtype=bool, count=len(columns))
-    if fixed.any():  # a fixed variable is a constant: move it to the row bounds
+    if fixed.any() and not keep_fixed:  # a fixed variable is a constant: move it to the row bounds
         values = np.array([var.value if var.fixed else 0.0 for var in columns], dtype=float)
         moved = coefs * values[cols] * fixed[cols]
         shift = np.bincount(rows, weights=moved, minlength=n_rows + 1)
@@ -198,14 +201,79 @@ def _assemble(term_rows, term_vars, term_coefs, row_lower, row_upper, offset, ma
     entry = ~in_objective & (values != 0)
     start = np.zeros(len(columns) + 1, dtype=np.int64)
     np.cumsum(np.bincount(key_cols[entry], minlength=len(columns)), out=start[1:])
-    bounds = np.array([var.bounds for var in columns], dtype=float).reshape(-1, 2)  # None -> nan
+    col_lower, col_upper = column_bounds(columns)
     return LinearForm(
         columns=columns, start=start, index=key_rows[entry], value=values[entry],
         cost=cost, offset=float(offset), maximise=maximise,
-        row_lower=row_lower, row_upper=row_upper,
-        col_lower=np.nan_to_num(bounds[:, 0], nan=-INFINITY), col_upper=np.nan_to_num(bounds[:, 1], nan=INFINITY),
+        row_lower=row_lower, row_upper=row_upper, col_lower=col_lower, col_upper=col_upper,
         integer=_integer(columns),
     )
+
+
+def column_bounds(columns: list) -> tuple[np.ndarray, np.ndarray]:
+    """(lower, upper) of each variable, -inf/inf where it has none; a fixed variable's are its value."""
+    bounds = np.array([(var.value, var.value) if var.fixed else var.bounds for var in columns],
+                      dtype=float).reshape(-1, 2)  # None -> nan
+    return np.nan_to_num(bounds[:, 0], nan=-INFINITY), np.nan_to_num(bounds[:, 1], nan=INFINITY)
+
+
+@dataclass
+class Rows:
+    """Rows to add to a form, over its columns, in compressed-row form."""
+
+    start: np.ndarray
+    index: np.ndarray
+    value: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.lower)
+
+
+def rows_of(constraints: list, column_of: dict) -> Rows | None:
+    """The constraints as rows over the columns `column_of` (id(var) -> column), each row's
+    repeated columns merged and fixed variables kept as columns; None if a row is not a flat
+    linear sum or uses a variable that is not a column."""
+    starts, index, value, lower, upper = [0], [], [], [], []
+    try:
+        for con in constraints:
+            low, body, high = con.to_bounded_expression(evaluate_bounds=True)
+            constant, terms = _terms(body)
+            merged: dict[int, float] = {}
+            for coefficient, var in terms:
+                column = column_of.get(id(var))
+                if column is None:
+                    return None
+                merged[column] = merged.get(column, 0.0) + coefficient
+            for column, coefficient in sorted(merged.items()):
+                if coefficient != 0:
+                    index.append(column)
+                    value.append(coefficient)
+            starts.append(len(index))
+            lower.append(-INFINITY if low is None else low - constant)
+            upper.append(INFINITY if high is None else high - constant)
+    except _Unsupported:
+        return None
+    return Rows(np.asarray(starts, dtype=np.int64), np.asarray(index, dtype=np.int64),
+                np.asarray(value, dtype=float), np.asarray(lower, dtype=float), np.asarray(upper, dtype=float))
+
+
+def form_digest(form: LinearForm) -> str:
+    """SHA-256 (16 hex digits) of the problem the form states, in its row and column order:
+    sizes, the matrix, row and column bounds, integrality, objective, offset and sense. Two
+    solvers given forms of one digest were given the identical model."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    digest.update(np.array([len(form.row_lower), len(form.columns), int(form.maximise)], dtype=np.int64).tobytes())
+    for array, kind in ((form.start, np.int64), (form.index, np.int64), (form.value, np.float64),
+                        (form.row_lower, np.float64), (form.row_upper, np.float64),
+                        (form.col_lower, np.float64), (form.col_upper, np.float64),
+                        (form.integer, np.bool_), (form.cost, np.float64)):
+        digest.update(np.ascontiguousarray(array, dtype=kind).tobytes())
+    digest.update(np.float64(form.offset).tobytes())
+    return digest.hexdigest()[:16]
 
 
 def _integer(columns: list) -> np.ndarray:
@@ -263,6 +331,11 @@ def compiled_linear_form(model: pyo.ConcreteModel) -> LinearForm:
 def linear_form(model: pyo.ConcreteModel) -> LinearForm:
     """Any linear model as a `LinearForm`: read directly where it can be, compiled otherwise."""
     return read_linear_form(model) or compiled_linear_form(model)
+
+
+def model_digest(model: pyo.ConcreteModel) -> str:
+    """`form_digest` of the model's linear form (what the framework hands a matrix solver)."""
+    return form_digest(linear_form(model))
 
 
 def load_values(form: LinearForm, values) -> None:

@@ -38,6 +38,8 @@ class PartResult:
     build_time: float = 0.0
     decode_time: float = 0.0
     call_time: float = 0.0
+    compile_time: float = 0.0
+    matrix_digest: str | None = None
     solved: bool = True  # False: not started, the time limit had run out
 
 
@@ -51,10 +53,11 @@ def solve_part(form: registry.Formulation, part, solve: Callable, time_left: Cal
     build_time = time.perf_counter() - built
     outcome = solve(model, time_left())
     decoding = time.perf_counter()
-    call_time = decoding - built - build_time
+    call_time = decoding - built - build_time - outcome.compile_time
     solution = form.decode(part, model) if outcome.has_solution else None
     return PartResult(outcome.status, outcome.message, solution, outcome.solver_time, outcome.nodes or 0,
-                      build_time, time.perf_counter() - decoding, call_time)
+                      build_time, time.perf_counter() - decoding, call_time, outcome.compile_time,
+                      outcome.matrix_digest)
 
 
 def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formulation, solve: Callable,
@@ -66,6 +69,7 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
         return solve_part(form, part, solve, time_left)
 
     solver_time, build_time, decode_time, call_time, nodes, models, settled, objectives = 0.0, 0.0, 0.0, 0.0, 0, 0, 0, []
+    compile_time, digests = 0.0, []
     record.status, found = "infeasible", None
     record.objective_sense = "minimize"  # stages come in increasing objective (`registry.Stage`)
     for stage in form.stages(instance.spec):
@@ -81,6 +85,9 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
             build_time += answer.build_time
             decode_time += answer.decode_time
             call_time += answer.call_time
+            compile_time += answer.compile_time
+            if answer.solved:
+                digests.append(answer.matrix_digest)
             nodes += answer.nodes
             if answer.solution is not None:
                 found = answer.solution
@@ -98,12 +105,23 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
     if record.status == "infeasible":
         record.bound = None
     record.solver_time, record.build_time, record.decode_time, record.nodes = solver_time, build_time, decode_time, nodes
-    record.call_time = call_time
+    record.call_time, record.compile_time, record.models = call_time, compile_time, models
+    record.matrix_digest = combined_digest(digests)
     span = f"{objectives[0]:g}..{objectives[-1]:g}" if objectives else "none"
     summary = f"{len(objectives)} stages (objective {span}): {models} models solved, {settled} parts settled without a solver"
     record.message = summary + (f"; {record.message}" if record.message else "")
     if found is not None:
         attach_checked_solution(record, instance, found)
+
+
+def combined_digest(digests: list) -> str | None:
+    """One digest for the models of a staged run: of their matrix digests, sorted (parallel
+    workers finish parts in any order); None if a model went to the solver without one."""
+    import hashlib
+
+    if not digests or None in digests:
+        return None
+    return hashlib.sha256("\n".join(sorted(digests)).encode()).hexdigest()[:16]
 
 
 def results(parts: list, one: Callable[[object], PartResult], workers: int) -> Iterator[PartResult]:

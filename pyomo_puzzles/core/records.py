@@ -82,12 +82,15 @@ class RunRecord:
     load_time: float | None = None
     startup_time: float | None = None
     build_time: float | None = None
+    compile_time: float | None = None
     call_time: float | None = None
     solver_time: float | None = None
     decode_time: float | None = None
     check_time: float | None = None
     cpu_time: float | None = None
     nodes: int | None = None
+    models: int | None = None
+    matrix_digest: str | None = None
     checked: bool | None = None
     solution: dict | None = None
     gap: float | None = None
@@ -175,6 +178,9 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                          "worker), null for a solver that declares none (its imports happen while the run loads, "
                          "in load_time) and for a reference solver"},
         "build_time": {"type": ["number", "null"], "description": "Pyomo: data to concrete model"},
+        "compile_time": {"type": ["number", "null"],
+                         "description": "the concrete model compiled into the one sparse matrix every matrix "
+                         "solver is handed (core.linear_form); 0 where the adapter takes the Pyomo model"},
         "call_time": {"type": ["number", "null"],
                       "description": "the solver call on the framework's clock: handing the model to the solver, "
                       "the solver's run (solver_time, where it reports one) and reading the answer back"},
@@ -187,6 +193,14 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                      "description": "CPU seconds (user and system) over wall_time, of the run's process, the "
                      "solver processes it started and the solver's helper processes while they worked for it"},
         "nodes": {"type": ["integer", "null"], "description": "branch-and-bound nodes, null if the solver does not say"},
+        "models": {"type": ["integer", "null"], "minimum": 0,
+                   "description": "the models handed to the solver (a staged formulation solves one per part); "
+                   "null for a reference method"},
+        "matrix_digest": {"type": ["string", "null"],
+                          "description": "SHA-256 (16 hex digits) of the matrix the solver received (rows, columns, "
+                          "bounds, integrality, coefficients, objective; of the sorted digests of every model for "
+                          "a staged formulation): every solver of one instance, formulation and permutation given "
+                          "the same models shows the same digest; null where the adapter takes the Pyomo model"},
         "checked": {
             "type": ["boolean", "null"],
             "description": "true: the solution passed the independent checker; false: it failed; "

@@ -202,7 +202,9 @@ def _solve_once(record: RunRecord, instance: Instance, form: registry.Formulatio
         raise _OutOfTime("time limit reached while building the model")
     calling = time.perf_counter()
     outcome = solvers.SolverSession(solver, model, settings.replace(time_limit=left)).solve()
-    record.call_time = time.perf_counter() - calling
+    record.compile_time = outcome.compile_time
+    record.call_time = time.perf_counter() - calling - outcome.compile_time
+    record.models, record.matrix_digest = 1, outcome.matrix_digest
     record.status, record.message = outcome.status, outcome.message
     record.objective, record.bound = outcome.objective, outcome.bound
     record.solver_time, record.nodes = outcome.solver_time, outcome.nodes

@@ -12,6 +12,17 @@ The contract, written down once:
   left of the run; enumeration lowers it again between solves). ``persistent=True`` asks for a session that is solved repeatedly while
   constraints are added and variable bounds change between solves (no-good cuts); an
   adapter without an incremental interface re-reads the model at each solve.
+* ``matrix_session(form, settings, persistent)`` (optional; the shipped MIP adapters and
+  CP-SAT have it) -> a session on the model compiled once into `form`
+  (`core.linear_form.LinearForm`: compressed columns, row and column bounds, integrality,
+  cost, offset, sense), the same matrix for every solver, handed over through the solver's
+  own bulk interface. Its ``solve()`` returns a `SolveOutcome` whose ``values`` are the
+  column values in the form's order (the framework loads them into the model, and records
+  the matrix's digest). A persistent one also has ``add_rows(rows)`` (`core.linear_form.Rows`,
+  compressed rows over the same columns: no-good cuts) and ``set_bounds(columns, lower,
+  upper)`` (a variable fixed or freed), called between solves. An adapter without it (the
+  default returns None) gets the Pyomo model through ``session``, which every adapter keeps
+  for a model that cannot be read as a matrix.
 * Settings reach the solver as the adapter's `Adapter.options` says, one entry per solver
   setting of `RunSettings` (time limit, threads, random seed, relative gap); where a solver
   has no such setting the entry is left out and `list` says so.
@@ -81,12 +92,33 @@ class SolveOutcome:
     """The solver's own clock; None where the solver reports no time of its own."""
     nodes: int | None
     message: str = ""
+    values: Any = None
+    """A matrix session's column values (in the form's column order) when it has a solution;
+    the framework loads them into the model."""
+    matrix_digest: str | None = None
+    """`core.linear_form.form_digest` of the matrix the solver received (set by `SolverSession`;
+    None where the adapter took the Pyomo model)."""
+    compile_time: float = 0.0
+    """Seconds `SolverSession` spent compiling the model into its matrix (set by it)."""
 
 
 class Session(Protocol):
     settings: RunSettings
 
     def solve(self) -> SolveOutcome: ...
+
+
+class MatrixSession(Protocol):
+    """A session on the compiled matrix (`Adapter.matrix_session`). A persistent one also
+    takes rows added over the same columns and new column bounds between solves."""
+
+    settings: RunSettings
+
+    def solve(self) -> SolveOutcome: ...
+
+    def add_rows(self, rows) -> None: ...
+
+    def set_bounds(self, columns, lower, upper) -> None: ...
 
 
 class Options:
@@ -141,6 +173,12 @@ class Adapter(ABC):
     @abstractmethod
     def session(self, model, settings: RunSettings, persistent: bool = False) -> Session:
         """A session that solves `model` (see the module docstring)."""
+
+    def matrix_session(self, form, settings: RunSettings, persistent: bool = False) -> MatrixSession | None:
+        """A session on the model compiled once into `form` (`core.linear_form.LinearForm`),
+        handed over through the solver's own bulk interface; None (the default): the adapter
+        takes the Pyomo model through `session`. See the module docstring."""
+        return None
 
     def warm_up(self) -> None:
         """What the solver needs once per process beyond `availability` (which imports its
@@ -362,11 +400,112 @@ def _permuted_model(model, number: int) -> _Permuted:
     return _Permuted(form, copy)
 
 
+class _MatrixRoute:
+    """A model compiled once into a `LinearForm` and handed to the adapter's matrix session;
+    the solver's column values are loaded back into the model's variables. A persistent
+    route follows the model between solves: constraints added since (no-good cuts) go to the
+    solver as rows, changed variable bounds (fixing, unfixing) as bounds; anything else (a
+    constraint removed, a new variable) compiles the model again into a new session."""
+
+    def __init__(self, found: Adapter, model, settings: RunSettings, persistent: bool, form) -> None:
+        self.found, self.model, self.persistent = found, model, persistent
+        self._settings = settings
+        self._open(form)
+
+    @classmethod
+    def open(cls, found: Adapter, model, settings: RunSettings, persistent: bool) -> "_MatrixRoute | None":
+        """The route, or None where the adapter takes Pyomo models only (or a persistent
+        session meets a model that is not flat linear sums)."""
+        if type(found).matrix_session is Adapter.matrix_session:
+            return None
+        form = cls._compile(model, settings, persistent)
+        if form is None:
+            return None
+        route = cls(found, model, settings, persistent, form)
+        return route if route.session is not None or route.empty else None
+
+    @staticmethod
+    def _compile(model, settings: RunSettings, persistent: bool):
+        from pyomo_puzzles.core.linear_form import linear_form, permuted, read_linear_form  # numpy, Pyomo: as above
+
+        if persistent:
+            return read_linear_form(model, keep_fixed=True)
+        form = linear_form(model)
+        return permuted(form, settings.permutation)[0] if settings.permutation else form
+
+    def _open(self, form) -> None:
+        import pyomo.environ as pyo  # see _permuted_model
+
+        from pyomo_puzzles.core.linear_form import form_digest  # numpy: as above
+
+        self.form, self.digest = form, form_digest(form)
+        self.empty = not form.columns  # decided here: HiGHS calls such a model "Empty", others fail
+        self.session = None if self.empty else self.found.matrix_session(form, self._settings, self.persistent)
+        if self.persistent:
+            self.column_of = {id(var): j for j, var in enumerate(form.columns)}
+            self.compiled = {id(con) for con in self.model.component_data_objects(pyo.Constraint, active=True)}
+            self.lower, self.upper = form.col_lower.copy(), form.col_upper.copy()
+
+    @property
+    def settings(self) -> RunSettings:
+        return self._settings
+
+    @settings.setter
+    def settings(self, value: RunSettings) -> None:
+        self._settings = value
+        if self.session is not None:
+            self.session.settings = value
+
+    def solve(self) -> SolveOutcome:
+        from pyomo_puzzles.core.linear_form import load_values  # numpy, Pyomo: see _permuted_model
+
+        if self.persistent:
+            self._follow_the_model()
+        if self.empty:
+            outcome = outcome_without_columns(self.form)
+        else:
+            outcome = self.session.solve()
+            if outcome.has_solution and outcome.values is not None:
+                load_values(self.form, outcome.values)
+        outcome.values, outcome.matrix_digest = None, self.digest
+        return outcome
+
+    def _follow_the_model(self) -> None:
+        import pyomo.environ as pyo  # see _permuted_model
+
+        from pyomo_puzzles.core.linear_form import column_bounds, rows_of  # numpy: as above
+
+        active = list(self.model.component_data_objects(pyo.Constraint, active=True))
+        added = [con for con in active if id(con) not in self.compiled]
+        rows = rows_of(added, self.column_of) if added else None
+        if len(active) - len(added) != len(self.compiled) or (added and rows is None) or self.empty:
+            self._reopen()
+            return
+        if rows is not None:
+            self.session.add_rows(rows)
+            self.compiled.update(id(con) for con in added)
+        lower, upper = column_bounds(self.form.columns)
+        changed = (lower != self.lower) | (upper != self.upper)
+        if changed.any():
+            where = changed.nonzero()[0]
+            self.session.set_bounds(where, lower[where], upper[where])
+            self.lower, self.upper = lower, upper
+
+    def _reopen(self) -> None:
+        form = self._compile(self.model, self._settings, True)
+        if form is None:
+            raise RuntimeError("the model is no longer flat linear sums: it cannot be handed over as a matrix")
+        self._open(form)
+
+
 class SolverSession:
     """Solves one concrete model, possibly repeatedly (constraints may be added in between).
 
-    `permutation` (>= 1) hands the solver the same problem with rows and columns in a
-    reproducible random order; it applies to one-off solves, not to persistent sessions."""
+    An adapter with a matrix session (`Adapter.matrix_session`) gets the model compiled once
+    into one sparse matrix (`core.linear_form`), the same for every such solver; the others
+    get the Pyomo model. `permutation` (>= 1) hands the solver the same problem with rows and
+    columns in a reproducible random order; it applies to one-off solves, not to persistent
+    sessions. `compile_time` is the seconds spent compiling the matrix (0 on Pyomo's path)."""
 
     def __init__(self, name: str, model, settings: RunSettings | None = None, persistent: bool = False,
                  **overrides: Any) -> None:
@@ -378,19 +517,37 @@ class SolverSession:
         self.model = model
         if settings.permutation and persistent:
             raise UserError("a permutation applies to one-off solves, not to enumeration")
-        self._permuted = _permuted_model(model, settings.permutation) if settings.permutation else None
-        solved = self._permuted.model if self._permuted else model
-        self._session = adapter(name).session(solved, settings, persistent)
+        compiling = time.perf_counter()
+        self._matrix = _MatrixRoute.open(adapter(name), model, settings, persistent)
+        self.compile_time = time.perf_counter() - compiling if self._matrix is not None else 0.0
+        self._permuted = None
+        if self._matrix is None:
+            self._permuted = _permuted_model(model, settings.permutation) if settings.permutation else None
+            solved = self._permuted.model if self._permuted else model
+            self._session = adapter(name).session(solved, settings, persistent)
+
+    @property
+    def _holder(self):
+        return self._matrix if self._matrix is not None else self._session
 
     @property
     def time_limit(self) -> float | None:
-        return self._session.settings.time_limit
+        return self._holder.settings.time_limit
 
     @time_limit.setter
     def time_limit(self, seconds: float | None) -> None:
-        self._session.settings = self._session.settings.replace(time_limit=seconds)
+        self._holder.settings = self._holder.settings.replace(time_limit=seconds)
+
+    @property
+    def matrix_digest(self) -> str | None:
+        """The digest of the matrix the solver was given (None on Pyomo's path)."""
+        return self._matrix.digest if self._matrix is not None else None
 
     def solve(self) -> SolveOutcome:
+        if self._matrix is not None:
+            outcome = self._matrix.solve()
+            outcome.compile_time, self.compile_time = self.compile_time, 0.0  # paid once, by the first solve
+            return outcome
         outcome = self._session.solve()
         if outcome.has_solution and self._permuted is not None:
             from pyomo_puzzles.core.linear_form import load_values  # numpy, Pyomo: see _permuted_model

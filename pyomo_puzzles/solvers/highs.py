@@ -1,10 +1,10 @@
 """HiGHS, in-process.
 
-A one-off solve reads the Pyomo model into one sparse matrix (`core.linear_form`: flat
-linear sums directly, Pyomo's standard-form compiler otherwise) and hands it to highspy in
-one call (several times faster than the persistent interface's constraint-by-constraint
-hand-over). A persistent session (enumeration) goes through Pyomo's new solver interface,
-which sends only what changed (the new cuts) between solves. Trap: ``appsi_highs`` drops a
+The framework compiles the model once into one sparse matrix (`core.linear_form`), which
+goes to highspy in one `passModel` call (several times faster than a constraint-by-constraint
+hand-over); a persistent session (enumeration) keeps the highspy model and adds only the new
+rows and bounds between solves. Pyomo's persistent interface remains for a persistent model
+that is not flat linear sums. Trap: ``appsi_highs`` drops a
 time limit set through ``opt.config.time_limit`` when called through the legacy ``solve()``;
 it is not used.
 """
@@ -20,9 +20,6 @@ from pyomo_puzzles.contract.solvers import (
     SolveOutcome,
     RunSettings,
     finite,
-    linear_form,
-    load_values,
-    outcome_without_columns,
     register_solver,
 )
 from pyomo_puzzles.solvers import _pyomo_v2
@@ -38,25 +35,20 @@ def highs_options(settings: RunSettings) -> dict:
     return options
 
 
-class DirectSession:
-    """One-off: the model as one matrix, one highspy model, one run."""
+class MatrixSession:
+    """The model's matrix as one highspy model (one `passModel` call); a persistent session
+    keeps it and takes the rows and bounds that change between solves (`addRows`,
+    `changeColsBounds`), so HiGHS starts each solve from its last basis."""
 
-    def __init__(self, model, settings: RunSettings) -> None:
-        self.model, self.settings = model, settings
-
-    def solve(self) -> SolveOutcome:
+    def __init__(self, form: LinearForm, settings: RunSettings) -> None:
         import highspy  # highspy: not when the adapters are merely imported (listing solvers)
 
-        form = linear_form(self.model)
-        if not form.columns:
-            return outcome_without_columns(form)
-        highs = highspy.Highs()
+        self.settings, self._clock = settings, 0.0  # HiGHS's run-time clock is cumulative over a session
+        self._highs = highs = highspy.Highs()
         highs.setOptionValue("output_flag", False)
-        if self.settings.time_limit is not None:
-            highs.setOptionValue("time_limit", float(self.settings.time_limit))
-        if self.settings.threads:
-            highs.setOptionValue("threads", int(self.settings.threads))
-        for key, value in highs_options(self.settings).items():
+        if settings.threads:
+            highs.setOptionValue("threads", int(settings.threads))
+        for key, value in highs_options(settings).items():
             highs.setOptionValue(key, value)
         sense = highspy.ObjSense.kMaximize if form.maximise else highspy.ObjSense.kMinimize
         # the array overload of passModel: no HighsLp object to fill attribute by attribute
@@ -68,18 +60,31 @@ class DirectSession:
             form.integer.astype(np.int32))  # HighsVarType: 0 continuous, 1 integer
         if passed == highspy.HighsStatus.kError:
             raise RuntimeError("HiGHS rejected the model (passModel returned an error)")
+
+    def add_rows(self, rows) -> None:
+        self._highs.addRows(len(rows), rows.lower, rows.upper, len(rows.index), rows.start[:-1].astype(np.int32),
+                            rows.index.astype(np.int32), rows.value)
+
+    def set_bounds(self, columns, lower, upper) -> None:
+        self._highs.changeColsBounds(len(columns), np.asarray(columns, dtype=np.int32), lower, upper)
+
+    def solve(self) -> SolveOutcome:
+        highs = self._highs
+        highs.setOptionValue("time_limit", float("inf") if self.settings.time_limit is None
+                             else max(float(self.settings.time_limit), 0.0))
         highs.run()
-        return _direct_outcome(highs, form)
+        clock = highs.getRunTime()
+        outcome = _matrix_outcome(highs, clock - self._clock)
+        self._clock = clock
+        return outcome
 
 
-def _direct_outcome(highs, form: LinearForm) -> SolveOutcome:
-    import highspy  # see DirectSession.solve
+def _matrix_outcome(highs, solver_time: float) -> SolveOutcome:
+    import highspy  # see MatrixSession
 
     status = highs.getModelStatus()
     info = highs.getInfo()
     has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
-    if has_solution:
-        load_values(form, highs.getSolution().col_value)
     kinds = {highspy.HighsModelStatus.kOptimal: "optimal",
              highspy.HighsModelStatus.kInfeasible: "infeasible",
              highspy.HighsModelStatus.kTimeLimit: "time_limit"}
@@ -89,8 +94,9 @@ def _direct_outcome(highs, form: LinearForm) -> SolveOutcome:
         status=state, has_solution=has_solution,
         objective=info.objective_function_value if has_solution else None,
         bound=finite(info.mip_dual_bound) if nodes >= 0 else finite(info.objective_function_value),
-        solver_time=highs.getRunTime(), nodes=int(nodes) if nodes >= 0 else None,
+        solver_time=solver_time, nodes=int(nodes) if nodes >= 0 else None,
         message="" if state != "error" else f"HiGHS stopped with {highs.modelStatusToString(status)}",
+        values=np.array(highs.getSolution().col_value) if has_solution else None,
     )
 
 
@@ -129,5 +135,9 @@ class Highs(Adapter):
             return False, f"highspy cannot be imported ({error})"
         return True, "HiGHS " + highspy.Highs().version()
 
-    def session(self, model, settings: RunSettings, persistent: bool = False):
-        return PersistentSession(model, settings) if persistent else DirectSession(model, settings)
+    def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
+        return MatrixSession(form, settings)
+
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> PersistentSession:
+        """Pyomo's path, for a persistent session on a model that is not flat linear sums."""
+        return PersistentSession(model, settings)
