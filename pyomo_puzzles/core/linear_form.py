@@ -212,9 +212,23 @@ def _assemble(term_rows, term_vars, term_coefs, row_lower, row_upper, offset, ma
 
 def column_bounds(columns: list) -> tuple[np.ndarray, np.ndarray]:
     """(lower, upper) of each variable, -inf/inf where it has none; a fixed variable's are its value."""
-    bounds = np.array([(var.value, var.value) if var.fixed else var.bounds for var in columns],
-                      dtype=float).reshape(-1, 2)  # None -> nan
+    domain_bounds: dict = {}
+    bounds = np.array([_bounds(var, domain_bounds) for var in columns], dtype=float).reshape(-1, 2)  # None -> nan
     return np.nan_to_num(bounds[:, 0], nan=-INFINITY), np.nan_to_num(bounds[:, 1], nan=INFINITY)
+
+
+def _bounds(var, domain_bounds: dict) -> tuple:
+    """The variable's bounds: its domain's (asked once per domain) where it sets none of its
+    own, a quarter of what `VarData.bounds` costs on the binary columns of exact-cover models."""
+    if var.fixed:
+        return var.value, var.value
+    if var._lb is None and var._ub is None:  # Pyomo's VarData: no bound of its own
+        domain = var._domain
+        found = domain_bounds.get(id(domain))
+        if found is None:
+            found = domain_bounds[id(domain)] = var.bounds
+        return found
+    return var.bounds
 
 
 @dataclass
