@@ -116,7 +116,20 @@ def overview_html(results_dir: Path, runs: pd.DataFrame, stats: Statistics = DEF
             f"<p>{html.escape(tables.definitions(stats))}</p>"
             + "".join(f"\n<p>{_marked(note)}</p>" for note in measurement_notes(runs, stats))
             + data_problems_html(tables.data_problems(runs), tables.DATA_PROBLEMS_NOTE)
-            + wrong_answers_html(runs))
+            + wrong_answers_html(runs) + matrix_check_html(runs))
+
+
+def matrix_check_html(runs: pd.DataFrame) -> str:
+    """Whether the solvers of each instance and formulation got the same matrix, or nothing."""
+    compared, differing = tables.matrix_disagreements(runs)
+    if not compared:
+        return ""
+    groups = f"{compared} group" + ("" if compared == 1 else "s")
+    if not differing:
+        return f"\n<p><strong>One matrix:</strong> in each of the {groups} of runs compared, {tables.MATRIX_NOTE}.</p>"
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in differing)
+    return (f'\n<p class="wrong"><strong>Different matrices</strong> in {len(differing)} of {groups} of runs, '
+            f"where {html.escape(tables.MATRIX_NOTE)}:</p>\n<ul>{items}</ul>")
 
 
 def wrong_answers_html(runs: pd.DataFrame) -> str:

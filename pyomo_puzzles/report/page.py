@@ -240,6 +240,18 @@ def _count_data_problems(counts: pd.DataFrame) -> list[str]:
             *(f"- {row.instance}: {row.problem}" for row in problems.itertuples()), ""]
 
 
+def _matrix_check(runs: pd.DataFrame) -> list[str]:
+    """Whether the solvers of each instance and formulation got the same matrix (`tables.matrix_disagreements`)."""
+    compared, differing = tables.matrix_disagreements(runs)
+    if not compared:
+        return []
+    if not differing:
+        return ["", f"**One matrix:** in each of the {_plural(compared, 'group')} of runs compared, "
+                    f"{tables.MATRIX_NOTE}."]
+    return ["", f"**Different matrices** in {len(differing)} of {_plural(compared, 'group')} of runs, where "
+                f"{tables.MATRIX_NOTE}:", "", *(f"- {line}" for line in differing)]
+
+
 def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figures: list[Path],
                  environment: dict, out: Path, counts: pd.DataFrame | None = None,
                  stats: Statistics = DEFAULT, left_out: list[str] | None = None) -> Path:
@@ -253,7 +265,7 @@ def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, f
              "## Environment", "", markdown_table(env_rows) if len(env_rows) else "(not recorded)", "",
              "## Summary", "", f"Ranked by {stats.name}: {stats.meaning}.", "",
              summary_markdown(summary, stats) if len(summary) else "(no runs)", *_data_problems(runs),
-             *_wrong_answers(runs), *left_out_markdown(left_out), "",
+             *_wrong_answers(runs), *left_out_markdown(left_out), *_matrix_check(runs), "",
              *(scores_markdown(runs, stats) if len(runs) else [])]
     if counts is not None and len(counts):
         lines += ["## Counts", "", count_report.INTRO, "", markdown_table(count_report.shown(counts)), "",

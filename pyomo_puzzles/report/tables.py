@@ -506,3 +506,29 @@ def write_summary(summary_df: pd.DataFrame, csv_path: str | Path, tex_path: str 
     _write_text(csv_path, summary_df.to_csv(index=False))
     _write_text(tex_path, summary_latex(summary_df, caption, label, statistics))
     return csv_path, tex_path
+
+
+MATRIX_NOTE = ("every matrix solver of one instance, formulation and permutation is given the same "
+               "matrix (the runs' matrix_digest; for a staged formulation compared between runs that "
+               "solved as many models)")
+
+
+def matrix_disagreements(runs: pd.DataFrame) -> tuple[int, list[str]]:
+    """(the groups of runs compared, one line per group whose solvers got different matrices).
+    Runs are grouped by instance, formulation, permutation and models solved; runs without a
+    digest (Pyomo's path, a reference method) are not compared."""
+    if runs.empty or "matrix_digest" not in runs or runs["matrix_digest"].isna().all():
+        return 0, []
+    given = runs[runs["matrix_digest"].notna()]
+    keys = ["instance", "formulation", "permutation", "models"]
+    compared, lines = 0, []
+    for (instance, formulation, permutation, models), group in given.groupby(keys, dropna=False):
+        if group["solver"].nunique() < 2:
+            continue
+        compared += 1
+        digests = group.groupby("matrix_digest")["solver"].agg(lambda s: ", ".join(sorted(set(s))))
+        if len(digests) > 1:
+            which = "; ".join(f"{solvers}: {digest}" for digest, solvers in digests.items())
+            permuted = f" (permutation {permutation})" if permutation else ""
+            lines.append(f"{instance} / {formulation}{permuted}, {models:g} models: {which}")
+    return compared, lines

@@ -1,0 +1,77 @@
+"""One matrix for every solver (issue 44): each model is compiled once, every solver with a
+matrix session gets the identical matrix, the record says which (its digest) and how many
+models a run handed over, and the report says when two solvers did not get the same."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from pyomo_puzzles import api
+from pyomo_puzzles.core import results, solvers
+from pyomo_puzzles.core.linear_form import form_digest, linear_form, permuted
+from pyomo_puzzles.report import tables
+
+IQ = "packing/iq_twist/challenge_19"
+
+
+def matrix_solvers() -> list[str]:
+    """The available solvers whose adapter takes the matrix."""
+    return [name for name in solvers.names()
+            if solvers.availability(name)[0]
+            and type(solvers.adapter(name)).matrix_session is not solvers.Adapter.matrix_session]
+
+
+def test_every_matrix_solver_gets_the_same_matrix_and_the_right_answer():
+    names = matrix_solvers()
+    assert "highs" in names
+    records = [api.run(IQ, None, name, time_limit=60) for name in names]
+    assert all(r.status == "optimal" and r.checked for r in records), [(r.solver, r.status) for r in records]
+    assert {r.matrix_digest for r in records} == {form_digest(linear_form(api.build(IQ)))}
+    assert all(r.models == 1 and r.compile_time > 0 for r in records)
+
+
+def test_a_permutation_is_another_matrix_of_the_same_problem():
+    plain, shuffled = (api.run(IQ, None, "highs", time_limit=60, permutation=k) for k in (0, 1))
+    assert plain.matrix_digest != shuffled.matrix_digest
+    assert plain.status == shuffled.status == "optimal" and shuffled.checked
+    form = linear_form(api.build(IQ))
+    assert shuffled.matrix_digest == form_digest(permuted(form, 1)[0])
+
+
+def test_the_digest_covers_every_part_of_the_problem():
+    form = linear_form(api.build(IQ))
+    base = form_digest(form)
+    for field in ("value", "row_lower", "row_upper", "col_lower", "col_upper", "cost"):
+        changed = getattr(form, field).copy()
+        changed[0] = changed[0] + 1 if math.isfinite(changed[0]) else 0.0
+        original, _ = getattr(form, field), setattr(form, field, changed)
+        assert form_digest(form) != base, field
+        setattr(form, field, original)
+    form.integer[0] = not form.integer[0]
+    assert form_digest(form) != base
+    form.integer[0] = not form.integer[0]
+    form.maximise = not form.maximise
+    assert form_digest(form) != base
+
+
+def test_a_staged_run_counts_the_models_it_handed_over():
+    record = api.run("rubik/htm_depth_07", None, "highs", time_limit=120)
+    assert record.status == "optimal" and record.checked
+    solved = int(record.message.split(" models solved")[0].rsplit(" ", 1)[1])
+    assert record.models == solved >= 1 and record.matrix_digest
+
+
+def test_the_report_names_solvers_that_got_different_matrices(tmp_path):
+    names = matrix_solvers()[:2]
+    if len(names) < 2:
+        pytest.skip(f"one solver with a matrix session is available ({names}): nothing to compare")
+    records = [api.run(IQ, None, name, time_limit=60) for name in names]
+    runs = pd.DataFrame([{k: r.to_dict().get(k) for k in results.COLUMNS} for r in records])
+    compared, differing = tables.matrix_disagreements(runs)
+    assert (compared, differing) == (1, [])
+    runs.loc[1, "matrix_digest"] = "0" * 16  # as if the second solver had been handed another model
+    compared, differing = tables.matrix_disagreements(runs)
+    assert compared == 1 and len(differing) == 1 and names[1] in differing[0] and IQ in differing[0]
