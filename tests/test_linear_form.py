@@ -120,3 +120,29 @@ def test_missing_bounds_are_infinite_and_integrality_is_per_variable():
     assert form.col_lower.tolist() == [-np.inf, -np.inf, 0, 0]
     assert form.col_upper.tolist() == [np.inf, 3, np.inf, 1]
     assert form.integer.tolist() == [False, False, True, True]
+
+
+def test_column_bounds_are_pyomos_bounds_for_every_kind_of_variable():
+    """The fast path (bounds of the domain asked once) gives what `VarData.bounds` gives."""
+    import math
+
+    import pyomo.environ as pyo
+
+    from pyomo_puzzles.core.linear_form import column_bounds
+
+    m = pyo.ConcreteModel()
+    m.p = pyo.Param(initialize=3, mutable=True)
+    m.binary = pyo.Var(domain=pyo.Binary)
+    m.unit = pyo.Var(bounds=(0, 1))
+    m.clipped = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(-3, 7))
+    m.narrowed = pyo.Var(domain=pyo.Binary, bounds=(0.5, 4))
+    m.by_param = pyo.Var(bounds=(m.p, None))
+    m.free = pyo.Var()
+    m.integer = pyo.Var(domain=pyo.Integers)
+    m.fixed = pyo.Var(domain=pyo.Binary)
+    m.fixed.fix(1)
+    columns = list(m.component_data_objects(pyo.Var))
+    lower, upper = column_bounds(columns)
+    for var, low, high in zip(columns, lower, upper):
+        want = (var.value, var.value) if var.fixed else var.bounds
+        assert (low, high) == (-math.inf if want[0] is None else want[0], math.inf if want[1] is None else want[1]), var
