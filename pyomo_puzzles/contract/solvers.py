@@ -5,7 +5,7 @@ of the entry-point group ``pyomo_puzzles.solvers``, imports from here::
     from pyomo_puzzles.contract.solvers import Adapter, Options, SolveOutcome, register_solver
 """
 
-from pyomo_puzzles.core.linear_form import LinearForm, linear_form, load_values
+from pyomo_puzzles.core.linear_form import LinearForm, Rows, linear_form, load_values
 from pyomo_puzzles.core.records import SOLVER_STATUSES, RunSettings
 from pyomo_puzzles.core.solvers import (
     ENTRY_POINT_GROUP,
@@ -22,5 +22,5 @@ from pyomo_puzzles.core.solvers import register_prefix as register_solver_prefix
 from pyomo_puzzles.errors import SolverUnavailable, UserError
 
 __all__ = ["ENTRY_POINT_GROUP", "SOLVER_STATUSES", "Adapter", "LinearForm", "Options", "RunSettings", "SolveOutcome",
-           "SolverSettings", "SolverUnavailable", "UserError", "finite", "linear_form", "load_values",
+           "Rows", "SolverSettings", "SolverUnavailable", "UserError", "finite", "linear_form", "load_values",
            "outcome_without_columns", "register_solver", "register_solver_prefix", "relative_gap"]
