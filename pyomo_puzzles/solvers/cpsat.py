@@ -27,6 +27,8 @@ import threading
 import time
 from typing import Callable
 
+import numpy as np
+
 from pyomo_puzzles.contract.solvers import (
     Adapter,
     LinearForm,
@@ -39,6 +41,10 @@ from pyomo_puzzles.contract.solvers import (
     outcome_without_columns,
     register_solver,
 )
+
+_PIPE_BYTES = 1 << 20
+"""The worker's input pipe (Linux's default ceiling for a process): a 2,000-column model's
+arrays (about 180 KB) go in one write, where 64 KiB would take turns of writer and worker."""
 
 _IDLE, _ASKED = b"0", b"1"
 """The worker's state file: no request under way, or one sent and not yet answered."""
@@ -204,6 +210,8 @@ class _Worker:
             [sys.executable, "-m", "pyomo_puzzles.solvers._cpsat_worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors)
         self._owner = os.getpid()
+        with contextlib.suppress(AttributeError, OSError):  # Linux: a model's arrays in one write, not in 64 KiB turns
+            fcntl.fcntl(self._process.stdin.fileno(), fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
         atexit.register(self._stop, self._process)
         with contextlib.suppress(OSError):
             self._process.stdout.readline()  # "ready"; nothing if it died
@@ -240,8 +248,6 @@ _DTYPES = {"start": "<i4", "index": "<i4", "integer": "|u1", "cut_start": "<i4",
 
 def _framed(request: dict, arrays: dict) -> tuple[dict, bytes]:
     """The request naming its arrays (``frame``: name, dtype, length) and their raw bytes."""
-    import numpy as np  # numpy: with the model's linear form, already loaded
-
     frame, chunks = [], []
     for name, array in arrays.items():
         array = np.ascontiguousarray(array, dtype=_DTYPES.get(name, "<f8"))
@@ -289,8 +295,6 @@ class MatrixSession:
 
     def _cut_arrays(self) -> dict:
         """The rows added since the form, as one compressed-row matrix."""
-        import numpy as np  # see _framed
-
         if not self._cuts:
             return {}
         lengths = np.concatenate([np.diff(rows.start) for rows in self._cuts])
@@ -304,8 +308,6 @@ class MatrixSession:
 def _outcome(answer: dict, limit: float | None) -> SolveOutcome:
     """The worker's answer in the contract's words: CP-SAT's FEASIBLE (or anything else but a
     proof) at the time limit is ``time_limit``."""
-    import numpy as np  # see _framed
-
     values = np.frombuffer(base64.b64decode(answer["values"]), dtype="<f8")
     status = answer["status"]
     ran_out = limit is not None and answer["seconds"] >= 0.99 * limit
@@ -374,8 +376,6 @@ class Cpsat(Adapter):
     def enumerate(self, form, settings: RunSettings, found: Callable) -> tuple[str, str]:
         """Every point of `form` by CP-SAT's search for all solutions, in the worker; each
         point's values go to `found` as the worker finds it."""
-        import numpy as np  # see _framed
-
         empty = np.zeros(len(form.columns))
 
         def on_point(text: str) -> bool:
