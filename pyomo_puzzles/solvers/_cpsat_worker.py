@@ -12,8 +12,8 @@ batch (`cpsat._Worker`).
 
 A request is one JSON line (id, and ``solve`` or ``enumerate`` with the request's numbers)
 whose ``frame`` lists arrays as ``[name, numpy dtype, length]``; their raw bytes follow the
-line, back to back in that order (a 2,000-column model in 0.1 ms, against several ms as
-JSON lists or base64 text). The arrays are a `LinearForm`'s: ``start``, ``index``, ``value``
+line, back to back in that order (a 2,000-column model's arrays: 0.1 ms to send and read,
+against about 14 ms as JSON lists and 2 ms as base64 text in the line). The arrays are a `LinearForm`'s: ``start``, ``index``, ``value``
 (the matrix by columns), ``row_lower``, ``row_upper``, ``col_lower``, ``col_upper``,
 ``cost``, ``integer``, and, for rows added since (no-good cuts), ``cut_start``,
 ``cut_index``, ``cut_value``, ``cut_lower``, ``cut_upper`` (by rows).
