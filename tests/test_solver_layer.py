@@ -181,11 +181,91 @@ def test_cpsat_worker_is_reused_replaced_when_dead_and_reports_bad_models(tmp_pa
     worker.wait()
     third = run.run(instance, "rotations", "cpsat", time_limit=60, isolate=False)
     assert third.checked and WORKER._process is not worker
-    broken = tmp_path / "broken.mps"
-    broken.write_text("this is not MPS\n")
-    answer, failure = WORKER.solve({"mps": str(broken)})
-    assert answer is None and failure and "cannot read" in failure
+    answer, failure = WORKER.solve({"solve": {}}, {"start": [0, 1], "index": [5], "value": [1.0],  # row 5 of 1
+                                                   "row_lower": [0.0], "row_upper": [1.0],
+                                                   "col_lower": [0.0], "col_upper": [1.0], "cost": [1.0],
+                                                   "integer": [1]})
+    assert answer is None and failure and "indices must be < 1" in failure, failure
     assert WORKER._process.poll() is None  # a bad model does not end the worker
+
+
+@pytest.mark.skipif(not solvers.availability("cpsat")[0], reason="ortools not installed")
+@pytest.mark.parametrize("sense", ["maximize", "minimize"])
+def test_cpsat_matrix_with_fractional_coefficients_and_an_objective_offset(sense):
+    """Fractional coefficients, bounds and an objective constant reach CP-SAT as the matrix's
+    arrays: objective, bound and values are the optimum found by trying every point."""
+    import itertools
+
+    import pyomo.environ as pyo
+
+    model = pyo.ConcreteModel()
+    model.x = pyo.Var(domain=pyo.Integers, bounds=(-3, 10))
+    model.y = pyo.Var(domain=pyo.Integers, bounds=(0, 10))
+    model.budget = pyo.Constraint(expr=0.3 * model.x + 0.7 * model.y <= 2.1)
+    model.floor = pyo.Constraint(expr=0.25 * model.x - 0.5 * model.y >= -1.75)
+    model.value = pyo.Objective(expr=0.5 * model.x + 1.5 * model.y + 3.25, sense=getattr(pyo, sense))
+    points = [(x, y) for x, y in itertools.product(range(-3, 11), range(11)) if 3 * x + 7 * y <= 21 and x - 2 * y >= -7]
+    best = (max if sense == "maximize" else min)(0.5 * x + 1.5 * y + 3.25 for x, y in points)
+    assert best == (7.75 if sense == "maximize" else 1.75)
+    outcome = solvers.SolverSession("cpsat", model, time_limit=60).solve()
+    assert outcome.status == "optimal" and outcome.matrix_digest is not None, outcome.message
+    assert outcome.objective == pytest.approx(best) and outcome.bound == pytest.approx(best)
+    assert (round(model.x.value), round(model.y.value)) in points
+    assert pyo.value(model.value.expr) == pytest.approx(best)
+
+
+@pytest.mark.skipif(not solvers.availability("cpsat")[0], reason="ortools not installed")
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_cpsat_matrix_with_a_continuous_column(k):
+    """A continuous column goes to CP-SAT's own reading of a MIP (model_builder's, as the MPS
+    path did): min z + x1/10 with k z >= x1 + x2 >= 1 is 1/k (x2 = 1, z = 1/k)."""
+    import pyomo.environ as pyo
+
+    model = pyo.ConcreteModel()
+    model.z = pyo.Var(domain=pyo.NonNegativeReals, bounds=(0, 10))
+    model.x = pyo.Var([1, 2], domain=pyo.Binary)
+    model.cover = pyo.Constraint(expr=k * model.z >= model.x[1] + model.x[2])
+    model.one = pyo.Constraint(expr=model.x[1] + model.x[2] >= 1)
+    model.cost = pyo.Objective(expr=model.z + 0.1 * model.x[1])
+    outcome = solvers.SolverSession("cpsat", model, time_limit=60).solve()
+    assert outcome.status == "optimal", outcome.message
+    assert outcome.objective == pytest.approx(1 / k) and model.z.value == pytest.approx(1 / k)
+
+
+@pytest.mark.skipif(not solvers.availability("cpsat")[0], reason="ortools not installed")
+@pytest.mark.parametrize("flat", [True, False])
+def test_cpsat_persistent_session_takes_cuts_and_bounds(flat):
+    """A variable fixed and freed, and no-good cuts, between solves (the matrix session keeps
+    them and sends the whole problem; a model that is not flat sums is compiled anew at each
+    solve): the points with x[0] = 1, then the others, as trying every point finds them."""
+    import itertools
+
+    import pyomo.environ as pyo
+
+    model = pyo.ConcreteModel()
+    model.x = pyo.Var(range(5), domain=pyo.Binary)
+    pair = (model.x[0] + model.x[1]) * 2 if not flat else 2 * model.x[0] + 2 * model.x[1]  # a product: not flat
+    model.two = pyo.Constraint(expr=sum(model.x.values()) == 2)
+    model.pair = pyo.Constraint(expr=pair <= 2)
+    model.cuts = pyo.ConstraintList()
+    expected = {p for p in itertools.product((0, 1), repeat=5) if sum(p) == 2 and p[0] + p[1] <= 1}
+    session = solvers.SolverSession("cpsat", model, time_limit=60, persistent=True)
+    assert (session.matrix_digest is not None) is flat
+
+    def enumerate_points() -> set:
+        found = set()
+        while (outcome := session.solve()).status == "optimal":
+            point = tuple(round(model.x[j].value) for j in range(5))
+            assert point not in found
+            found.add(point)
+            model.cuts.add(sum(1 - model.x[j] if point[j] else model.x[j] for j in range(5)) >= 1)
+        assert outcome.status == "infeasible", outcome.message
+        return found
+
+    model.x[0].fix(1)
+    assert enumerate_points() == {p for p in expected if p[0] == 1}
+    model.x[0].unfix()
+    assert enumerate_points() == {p for p in expected if p[0] == 0}
 
 
 @pytest.mark.parametrize("solver", INSTALLED)

@@ -1,21 +1,23 @@
 """OR-Tools CP-SAT on the same integer program, a peer that is not a MIP solver.
 
 OR-Tools and highspy bundle incompatible native libraries, so OR-Tools is never imported
-here: the model is written as MPS and solved by a worker process (`_cpsat_worker`). A batch
-process starts it before it forks its runs (`Cpsat.warm_up`), and each run borrows it;
-otherwise a process starts its own at its first CP-SAT solve, and it serves every later one
-(importing OR-Tools takes most of a second, more than most models take to solve).
+here: the model's matrix (`core.linear_form`) goes as raw arrays to a worker process
+(`_cpsat_worker`), which fills OR-Tools' linear model from them in one call, solves it with
+CP-SAT and answers with the column values. A batch process starts the worker before it forks
+its runs (`Cpsat.warm_up`), and each run borrows it; otherwise a process starts its own at
+its first CP-SAT solve, and it serves every later one (importing OR-Tools takes most of a
+second, more than most models take to solve).
 """
 
 from __future__ import annotations
 
 import atexit
+import base64
 import contextlib
 import fcntl
 import importlib.util
 import itertools
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -25,7 +27,24 @@ import threading
 import time
 from typing import Callable
 
-from pyomo_puzzles.contract.solvers import Adapter, Options, SolveOutcome, RunSettings, finite, register_solver
+import numpy as np
+
+from pyomo_puzzles.contract.solvers import (
+    Adapter,
+    LinearForm,
+    Options,
+    RunSettings,
+    SolveOutcome,
+    finite,
+    linear_form,
+    load_values,
+    outcome_without_columns,
+    register_solver,
+)
+
+_PIPE_BYTES = 1 << 20
+"""The worker's input pipe (Linux's default ceiling for a process): a 2,000-column model's
+arrays (about 180 KB) go in one write, where 64 KiB would take turns of writer and worker."""
 
 _IDLE, _ASKED = b"0", b"1"
 """The worker's state file: no request under way, or one sent and not yet answered."""
@@ -96,18 +115,21 @@ class _Worker:
         """The worker this process started, while it runs."""
         return (self._process.pid,) if self._running_here() else ()
 
-    def solve(self, request: dict, on_point: Callable[[str], bool] | None = None) -> tuple[dict | None, str | None]:
-        """Send one request: (the worker's answer, None), or (None, the reason there is none).
+    def solve(self, request: dict, arrays: dict | None = None,
+              on_point: Callable[[str], bool] | None = None) -> tuple[dict | None, str | None]:
+        """Send one request with its `arrays` (name -> numpy array, sent as raw bytes after
+        the request's line): (the worker's answer, None), or (None, the reason there is none).
         An enumeration's points go to `on_point` as they come; once it returns False the
         worker is asked to stop (SIGUSR1) and the points still on their way are dropped."""
+        line, payload = _framed(request, arrays or {})
         with self._guard:
             if not self._usable():
                 self._start()
             try:
-                return self._ask(request, on_point)
+                return self._ask(line, payload, on_point)
             except _Busy:
                 self._start()
-                return self._ask(request, on_point)
+                return self._ask(line, payload, on_point)
 
     def _running_here(self) -> bool:
         return self._process is not None and self._owner == os.getpid() and self._process.poll() is None
@@ -121,7 +143,8 @@ class _Worker:
         # kills the worker with a run it kills), not any other child
         return self._owner == os.getppid() and os.getpgrp() == os.getpid() and _alive(self._process.pid)
 
-    def _ask(self, request: dict, on_point: Callable[[str], bool] | None = None) -> tuple[dict | None, str | None]:
+    def _ask(self, request: dict, payload: bytes,
+             on_point: Callable[[str], bool] | None = None) -> tuple[dict | None, str | None]:
         process, state, mine = self._process, self._state.fileno(), self._owner == os.getpid()
         try:  # the owner waits for a run that uses its worker; a run does not wait
             fcntl.lockf(state, fcntl.LOCK_EX if mine else fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -134,7 +157,7 @@ class _Worker:
             os.pwrite(state, _ASKED, 0)
             asker = f"{os.getpid()}.{next(self._asked)}"
             try:
-                reply = self._exchange(process, dict(request, id=asker), asker, on_point)
+                reply = self._exchange(process, dict(request, id=asker), payload, asker, on_point)
             except BaseException:  # interrupted: the answer would find nobody, or the wrong reader
                 self._kill()
                 raise
@@ -153,16 +176,16 @@ class _Worker:
         return None, f"the worker died (exit code {process.returncode}): {self._last_error_line()}"
 
     @staticmethod
-    def _exchange(process: subprocess.Popen, request: dict, asker: str,
+    def _exchange(process: subprocess.Popen, request: dict, payload: bytes, asker: str,
                   on_point: Callable[[str], bool] | None = None) -> str | None:
-        """Write the request, read its answer: None if the worker died first. Lines of the
-        enumeration's points (``<asker>+ ...``) go to `on_point` until it says stop."""
+        """Write the request and its arrays, read its answer: None if the worker died first.
+        Lines of the enumeration's points (``<asker>+ ...``) go to `on_point` until it says stop."""
         point, wanted = f"{asker}+", on_point is not None
         try:
-            process.stdin.write(json.dumps(request) + "\n")
+            process.stdin.write(json.dumps(request).encode() + b"\n" + payload)
             process.stdin.flush()
             while line := process.stdout.readline():
-                answered, _, reply = line.strip().partition(" ")
+                answered, _, reply = line.decode().strip().partition(" ")
                 if answered == asker:
                     return reply
                 if answered == point:
@@ -185,8 +208,10 @@ class _Worker:
         os.pwrite(self._state.fileno(), _IDLE, 0)
         self._process = subprocess.Popen(
             [sys.executable, "-m", "pyomo_puzzles.solvers._cpsat_worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, text=True)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors)
         self._owner = os.getpid()
+        with contextlib.suppress(AttributeError, OSError):  # Linux: a model's arrays in one write, not in 64 KiB turns
+            fcntl.fcntl(self._process.stdin.fileno(), fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
         atexit.register(self._stop, self._process)
         with contextlib.suppress(OSError):
             self._process.stdout.readline()  # "ready"; nothing if it died
@@ -217,53 +242,108 @@ class _Worker:
 
 WORKER = _Worker()
 
+_DTYPES = {"start": "<i4", "index": "<i4", "integer": "|u1", "cut_start": "<i4", "cut_index": "<i4"}
+"""The arrays' types on the pipe (others: float64): scipy's own for a matrix of up to 2^31 entries."""
 
-class CpsatSession:
+
+def _framed(request: dict, arrays: dict) -> tuple[dict, bytes]:
+    """The request naming its arrays (``frame``: name, dtype, length) and their raw bytes."""
+    frame, chunks = [], []
+    for name, array in arrays.items():
+        array = np.ascontiguousarray(array, dtype=_DTYPES.get(name, "<f8"))
+        frame.append([name, array.dtype.str, len(array)])
+        chunks.append(array.tobytes())
+    return (dict(request, frame=frame) if frame else request), b"".join(chunks)
+
+
+def _matrix_arrays(form: LinearForm) -> dict:
+    """A form's arrays as the worker takes them (the module docstring of `_cpsat_worker`)."""
+    return {"start": form.start, "index": form.index, "value": form.value,
+            "row_lower": form.row_lower, "row_upper": form.row_upper,
+            "col_lower": form.col_lower, "col_upper": form.col_upper}
+
+
+class MatrixSession:
+    """The model's matrix, sent to the worker as arrays at each solve. CP-SAT has no
+    incremental interface: a persistent session keeps the rows and bounds that change
+    between solves here and sends the whole problem again."""
+
+    def __init__(self, form: LinearForm, settings: RunSettings) -> None:
+        self.form, self.settings = form, settings
+        self._arrays = dict(_matrix_arrays(form), cost=form.cost, integer=form.integer)
+        self._arrays["col_lower"], self._arrays["col_upper"] = form.col_lower.copy(), form.col_upper.copy()
+        self._cuts: list = []
+
+    def add_rows(self, rows) -> None:
+        self._cuts.append(rows)
+
+    def set_bounds(self, columns, lower, upper) -> None:
+        self._arrays["col_lower"][columns], self._arrays["col_upper"][columns] = lower, upper
+
+    def solve(self) -> SolveOutcome:
+        started = time.perf_counter()
+        settings = self.settings
+        answer, failure = WORKER.solve(
+            {"solve": {"offset": self.form.offset, "maximise": bool(self.form.maximise)},
+             "time_limit": settings.time_limit, "threads": settings.threads or 1, "seed": settings.seed,
+             "gap": settings.gap},
+            dict(self._arrays, **self._cut_arrays()))
+        if answer is None:
+            return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
+                                f"CP-SAT failed: {failure}")
+        return _outcome(answer, settings.time_limit)
+
+    def _cut_arrays(self) -> dict:
+        """The rows added since the form, as one compressed-row matrix."""
+        if not self._cuts:
+            return {}
+        lengths = np.concatenate([np.diff(rows.start) for rows in self._cuts])
+        return {"cut_start": np.concatenate([[0], np.cumsum(lengths)]),
+                "cut_index": np.concatenate([rows.index for rows in self._cuts]),
+                "cut_value": np.concatenate([rows.value for rows in self._cuts]),
+                "cut_lower": np.concatenate([rows.lower for rows in self._cuts]),
+                "cut_upper": np.concatenate([rows.upper for rows in self._cuts])}
+
+
+def _outcome(answer: dict, limit: float | None) -> SolveOutcome:
+    """The worker's answer in the contract's words: CP-SAT's FEASIBLE (or anything else but a
+    proof) at the time limit is ``time_limit``."""
+    values = np.frombuffer(base64.b64decode(answer["values"]), dtype="<f8")
+    status = answer["status"]
+    ran_out = limit is not None and answer["seconds"] >= 0.99 * limit
+    if status == "feasible" and ran_out:
+        status = "time_limit"
+    if status not in ("optimal", "feasible", "infeasible", "time_limit"):
+        status = "time_limit" if ran_out else "error"
+    return SolveOutcome(status, len(values) > 0, finite(answer["objective"]), finite(answer["bound"]),
+                        answer["seconds"], None,
+                        "" if status != "error" else f"CP-SAT stopped with {answer['status']}",
+                        values=values if len(values) else None)
+
+
+class ModelSession:
+    """A Pyomo model compiled anew at each solve (`linear_form`) and solved as a matrix: for a
+    persistent session on a model that is not flat linear sums (the framework's matrix route
+    takes every other model)."""
+
     def __init__(self, model, settings: RunSettings) -> None:
         self.model, self.settings = model, settings
 
     def solve(self) -> SolveOutcome:
-        started = time.perf_counter()
-        limit = self.settings.time_limit
-        handle, mps = tempfile.mkstemp(prefix="pyomo-puzzles-cpsat-", suffix=".mps")  # a file, not a folder: 0.5 ms less
-        os.close(handle)
-        try:
-            quiet = logging.getLogger("pyomo")
-            level, quiet.level = quiet.level, logging.ERROR  # "constant objective" warning of the writer
-            try:
-                # names x1, c1, ...: the readable ones cost a fifth of the writing
-                _, symbol_map_id = self.model.write(mps, format="mps", io_options={"symbolic_solver_labels": False})
-            finally:
-                quiet.setLevel(level)
-            symbols = self.model.solutions.symbol_map.pop(symbol_map_id).bySymbol  # one per solve: not kept
-            answer, failure = WORKER.solve({"mps": mps, "time_limit": limit, "threads": self.settings.threads or 1,
-                                            "seed": self.settings.seed, "gap": self.settings.gap})
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(mps)
-        if answer is None:
-            return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
-                                f"CP-SAT failed: {failure}")
-        has_solution = bool(answer["values"])
-        for name, value in answer["values"].items():
-            var = symbols.get(name)
-            if var is not None:
-                var.set_value(value, skip_validation=True)
-        status = answer["status"]
-        ran_out = limit is not None and answer["seconds"] >= 0.99 * limit
-        if status == "feasible" and ran_out:
-            status = "time_limit"
-        if status not in ("optimal", "feasible", "infeasible", "time_limit"):
-            status = "time_limit" if ran_out else "error"
-        return SolveOutcome(status, has_solution, finite(answer["objective"]), finite(answer["bound"]),
-                            answer["seconds"], None,
-                            "" if status != "error" else f"CP-SAT stopped with {answer['status']}")
+        form = linear_form(self.model)
+        if not form.columns:
+            return outcome_without_columns(form)
+        outcome = MatrixSession(form, self.settings).solve()
+        if outcome.has_solution:
+            load_values(form, outcome.values)
+        outcome.values = None
+        return outcome
 
 
 @register_solver
 class Cpsat(Adapter):
     name = "cpsat"
-    summary = "OR-Tools CP-SAT on the same model (MPS, in a worker process of its own)"
+    summary = "OR-Tools CP-SAT on the same model (its matrix, in a worker process of its own)"
     kind = "peer"
     rank = 10
     options = Options(time_limit="max_time_in_seconds", threads="num_workers", seed="random_seed",
@@ -279,9 +359,8 @@ class Cpsat(Adapter):
     def warm_up(self) -> None:
         """Start the worker (importing OR-Tools there: about 0.9 s) once per batch process,
         before it forks its runs, which borrow it; again after a run it was killed with. A
-        model of one variable then takes the whole way once (Pyomo's MPS writer, the worker's
-        first solve): paid here, not by each forked run (the writer's first use in a process
-        costs a few ms) or by the batch's first run."""
+        model of one variable then takes the whole way once (the matrix, the worker's first
+        solve): paid here, not by each forked run or by the batch's first run."""
         import pyomo.environ as pyo  # Pyomo: adapters are imported by `list`
 
         WORKER.start()
@@ -289,7 +368,7 @@ class Cpsat(Adapter):
         model.x = pyo.Var(domain=pyo.Binary)
         model.row = pyo.Constraint(expr=model.x <= 1)
         model.objective = pyo.Objective(expr=model.x, sense=pyo.maximize)
-        CpsatSession(model, RunSettings(time_limit=10, threads=1)).solve()
+        ModelSession(model, RunSettings(time_limit=10, threads=1)).solve()
 
     enumeration = ("CP-SAT's search for all solutions (enumerate_all_solutions, one search worker; an exact "
                    "cover by a fixed first-item search)")
@@ -297,11 +376,6 @@ class Cpsat(Adapter):
     def enumerate(self, form, settings: RunSettings, found: Callable) -> tuple[str, str]:
         """Every point of `form` by CP-SAT's search for all solutions, in the worker; each
         point's values go to `found` as the worker finds it."""
-        import numpy as np  # numpy: with the model's linear form, already loaded
-
-        problem = {"start": form.start.tolist(), "index": form.index.tolist(), "value": form.value.tolist(),
-                   "row_lower": form.row_lower.tolist(), "row_upper": form.row_upper.tolist(),
-                   "col_lower": form.col_lower.tolist(), "col_upper": form.col_upper.tolist()}
         empty = np.zeros(len(form.columns))
 
         def on_point(text: str) -> bool:
@@ -310,8 +384,8 @@ class Cpsat(Adapter):
                 values[column] = value
             return found(values)
 
-        answer, failure = WORKER.solve({"enumerate": problem, "time_limit": settings.time_limit,
-                                        "seed": settings.seed}, on_point)
+        answer, failure = WORKER.solve({"enumerate": {}, "time_limit": settings.time_limit, "seed": settings.seed},
+                                       _matrix_arrays(form), on_point)
         if answer is None:
             return "error", f"CP-SAT failed: {failure}"
         status = answer["status"]
@@ -320,5 +394,8 @@ class Cpsat(Adapter):
     def helpers(self) -> tuple[int, ...]:
         return WORKER.pids()
 
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> CpsatSession:
-        return CpsatSession(model, settings)
+    def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
+        return MatrixSession(form, settings)
+
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> ModelSession:
+        return ModelSession(model, settings)
