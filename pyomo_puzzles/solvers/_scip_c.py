@@ -1,0 +1,222 @@
+"""SCIP's C API through ctypes, on the library PySCIPOpt's wheel bundles: a `LinearForm`
+handed to SCIP one C call per variable and per row, and read back in one call.
+
+Why not PySCIPOpt's own interface: it takes rows only as `Expr` objects (one Python object
+per term, normalised in Python), and its matrix API (`addMatrixVar`, `addMatrixCons`)
+builds the same `Expr` per row. On a median part of ``rubik/cube3_htm_depth_11_3`` (1,478
+columns, 1,506 rows, 4,730 entries) that took 143 ms per row through `addCons` and 186 ms
+through `addMatrixCons`, against 8 to 15 ms through ctypes (`SCIPcreateVarBasic`,
+`SCIPaddVar`, `SCIPcreateConsBasicLinear`, `SCIPaddCons`). SCIP reading the same model
+from an MPS file takes 3 to 6 ms itself, and writing that file from numpy as much again:
+no faster, and it would add text formatting to get wrong. What remains is SCIP's own work
+and about half a microsecond per ctypes call (/tmp/G/scip_loaders.py in issue 44's notes).
+
+Creating a SCIP instance with its default plugins costs 11 to 15 ms: more than loading a
+small model. Instances are therefore kept (`take`, `give_back`): a session takes an idle
+one, and its problem is freed and its parameters reset when the session is done with it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import weakref
+from functools import lru_cache
+
+import numpy as np
+
+_OKAY = 1  # SCIP_RETCODE SCIP_OKAY
+_INTEGER, _CONTINUOUS = 1, 3  # SCIP_VARTYPE_INTEGER, SCIP_VARTYPE_CONTINUOUS
+_MINIMIZE, _MAXIMIZE = 1, -1  # SCIP_OBJSENSE
+_PROBLEM = 1  # SCIP_STAGE_PROBLEM: the original problem, before any transformation
+
+_P = ctypes.c_void_p
+_D = ctypes.c_double
+
+_SIGNATURES = {  # name: (argument types, result type)
+    "SCIPinfinity": ([_P], _D),
+    "SCIPcreateVarBasic": ([_P, ctypes.POINTER(_P), ctypes.c_char_p, _D, _D, _D, ctypes.c_int], ctypes.c_int),
+    "SCIPaddVar": ([_P, _P], ctypes.c_int),
+    "SCIPreleaseVar": ([_P, ctypes.POINTER(_P)], ctypes.c_int),
+    "SCIPcreateConsBasicLinear": ([_P, ctypes.POINTER(_P), ctypes.c_char_p, ctypes.c_int, _P, _P, _D, _D],
+                                  ctypes.c_int),
+    "SCIPaddCons": ([_P, _P], ctypes.c_int),
+    "SCIPreleaseCons": ([_P, ctypes.POINTER(_P)], ctypes.c_int),
+    "SCIPsetObjsense": ([_P, ctypes.c_int], ctypes.c_int),
+    "SCIPaddOrigObjoffset": ([_P, _D], ctypes.c_int),
+    "SCIPchgVarLb": ([_P, _P, _D], ctypes.c_int),
+    "SCIPchgVarUb": ([_P, _P, _D], ctypes.c_int),
+    "SCIPgetStage": ([_P], ctypes.c_int),
+    "SCIPfreeTransform": ([_P], ctypes.c_int),
+    "SCIPgetBestSol": ([_P], _P),
+    "SCIPgetSolVals": ([_P, _P, ctypes.c_int, _P, _P], ctypes.c_int),
+    "SCIPgetSolOrigObj": ([_P, _P], _D),
+    "SCIPvarGetTransVar": ([_P], _P),
+    "SCIPvarGetType": ([_P], ctypes.c_int),
+    "SCIPgetCountedSparseSols": ([_P, ctypes.POINTER(ctypes.POINTER(_P)), ctypes.POINTER(ctypes.c_int),
+                                  ctypes.POINTER(ctypes.POINTER(_P)), ctypes.POINTER(ctypes.c_int)], None),
+    "SCIPsparseSolGetLbs": ([_P], ctypes.POINTER(ctypes.c_longlong)),
+    "SCIPsparseSolGetUbs": ([_P], ctypes.POINTER(ctypes.c_longlong)),
+}
+
+
+@lru_cache(maxsize=None)
+def library() -> ctypes.CDLL:
+    """The SCIP library PySCIPOpt's wheel bundles, with the signatures used here."""
+    import pyscipopt  # pyscipopt: only where SCIP solves (adapters are imported by `list`)
+
+    found = sorted(glob.glob(os.path.join(os.path.dirname(pyscipopt.__file__) + ".libs", "libscip*")))
+    if not found:
+        raise RuntimeError("the SCIP library bundled with PySCIPOpt was not found (pyscipopt.libs/libscip*)")
+    lib = ctypes.CDLL(found[0])
+    for name, (arguments, result) in _SIGNATURES.items():
+        function = getattr(lib, name)
+        function.argtypes, function.restype = arguments, result
+    return lib
+
+
+def pointer(model) -> int:
+    """The ``SCIP*`` of a PySCIPOpt model (from its capsule)."""
+    capsule = ctypes.pythonapi.PyCapsule_GetPointer
+    capsule.restype, capsule.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    return capsule(model.to_ptr(False), b"scip")
+
+
+def call(result: int, what: str) -> None:
+    if result != _OKAY:
+        raise RuntimeError(f"SCIP: {what} failed (SCIP_RETCODE {result})")
+
+
+_IDLE: list = []
+"""SCIP instances with their plugins, no problem, default parameters: ready to be taken."""
+
+
+def take(quiet: dict):
+    """An idle SCIP instance (a new one if none is idle) with an empty problem and the
+    parameters `quiet` set."""
+    import pyscipopt  # see library
+
+    model = _IDLE.pop() if _IDLE else pyscipopt.Model()
+    for key, value in quiet.items():
+        model.setParam(key, value)
+    model.createProbBasic("matrix")
+    return model
+
+
+def give_back(model) -> None:
+    """Free the problem of `model`, reset its parameters and keep it for the next session
+    (an instance that cannot be freed is dropped)."""
+    try:
+        model.freeProb()
+        model.resetParams()
+    except Exception:  # noqa: BLE001 - a broken instance is not reused
+        return
+    _IDLE.append(model)
+
+
+def keep_one() -> None:
+    """Create an idle instance now (a warm-up, so that runs forked afterwards find one)."""
+    if not _IDLE:
+        import pyscipopt  # see library
+
+        _IDLE.append(pyscipopt.Model())
+
+
+class Problem:
+    """A `LinearForm` loaded into a SCIP instance taken from the idle ones (`take`), given
+    back when this object is collected."""
+
+    def __init__(self, form, quiet: dict) -> None:
+        self.model = take(quiet)
+        weakref.finalize(self, give_back, self.model)
+        self.lib, self.scip = library(), pointer(self.model)
+        self.infinity = self.lib.SCIPinfinity(self.scip)
+        self.lower = np.clip(form.col_lower, -self.infinity, self.infinity)
+        self.upper = np.clip(form.col_upper, -self.infinity, self.infinity)
+        self.variables = self._add_variables(form)
+        self._add_rows(*_row_major(form), form.row_lower, form.row_upper)
+        call(self.lib.SCIPsetObjsense(self.scip, _MAXIMIZE if form.maximise else _MINIMIZE), "setting the sense")
+        if form.offset:
+            call(self.lib.SCIPaddOrigObjoffset(self.scip, float(form.offset)), "adding the objective offset")
+
+    def _add_variables(self, form) -> np.ndarray:
+        lib, scip = self.lib, self.scip
+        create, add, release = lib.SCIPcreateVarBasic, lib.SCIPaddVar, lib.SCIPreleaseVar
+        variables = np.empty(len(form.columns), dtype=np.uintp)
+        var = _P()
+        reference = ctypes.byref(var)
+        kinds = np.where(form.integer, _INTEGER, _CONTINUOUS).tolist()
+        for j, (low, high, cost, kind) in enumerate(zip(self.lower.tolist(), self.upper.tolist(),
+                                                         form.cost.tolist(), kinds)):
+            call(create(scip, reference, None, low, high, cost, kind), "creating a variable")
+            call(add(scip, var), "adding a variable")
+            variables[j] = var.value
+            call(release(scip, reference), "releasing a variable")  # the problem holds it now
+        return variables
+
+    def _add_rows(self, start, index, value, lower, upper) -> None:
+        """Rows in compressed-row form; a row without entries is a linear constraint over
+        no variable, which SCIP decides in presolving."""
+        lib, scip = self.lib, self.scip
+        create, add, release = lib.SCIPcreateConsBasicLinear, lib.SCIPaddCons, lib.SCIPreleaseCons
+        row_vars = np.ascontiguousarray(self.variables[np.asarray(index, dtype=np.intp)])
+        coefficients = np.ascontiguousarray(value, dtype=np.float64)
+        var_base, coefficient_base = row_vars.ctypes.data, coefficients.ctypes.data
+        cons = _P()
+        reference = ctypes.byref(cons)
+        starts = np.asarray(start).tolist()
+        lows = np.clip(lower, -self.infinity, self.infinity).tolist()
+        highs = np.clip(upper, -self.infinity, self.infinity).tolist()
+        for i, (low, high) in enumerate(zip(lows, highs)):
+            first = starts[i]
+            call(create(scip, reference, b"", starts[i + 1] - first, var_base + 8 * first,
+                        coefficient_base + 8 * first, low, high), "creating a row")
+            call(add(scip, cons), "adding a row")
+            call(release(scip, reference), "releasing a row")  # the problem holds it now
+
+    def _original(self) -> None:
+        """Back to the original problem, where rows and bounds can change (after a solve)."""
+        if self.lib.SCIPgetStage(self.scip) > _PROBLEM:
+            call(self.lib.SCIPfreeTransform(self.scip), "freeing the transformed problem")
+
+    def add_rows(self, rows) -> None:
+        self._original()
+        self._add_rows(rows.start, rows.index, rows.value, rows.lower, rows.upper)
+
+    def set_bounds(self, columns, lower, upper) -> None:
+        """New bounds of `columns`; the side that keeps lower <= upper at every step first."""
+        self._original()
+        lib, scip = self.lib, self.scip
+        lower = np.clip(lower, -self.infinity, self.infinity).tolist()
+        upper = np.clip(upper, -self.infinity, self.infinity).tolist()
+        for j, low, high in zip(np.asarray(columns).tolist(), lower, upper):
+            var = int(self.variables[j])
+            if low > self.upper[j]:
+                call(lib.SCIPchgVarUb(scip, var, high), "changing a bound")
+                call(lib.SCIPchgVarLb(scip, var, low), "changing a bound")
+            else:
+                call(lib.SCIPchgVarLb(scip, var, low), "changing a bound")
+                call(lib.SCIPchgVarUb(scip, var, high), "changing a bound")
+            self.lower[j], self.upper[j] = low, high
+
+    def best(self) -> tuple[float, np.ndarray] | None:
+        """(objective, column values) of SCIP's best solution, None without one."""
+        solution = self.lib.SCIPgetBestSol(self.scip)
+        if not solution:
+            return None
+        values = np.empty(len(self.variables))
+        call(self.lib.SCIPgetSolVals(self.scip, solution, len(self.variables), self.variables.ctypes.data,
+                                     values.ctypes.data), "reading the solution")
+        return self.lib.SCIPgetSolOrigObj(self.scip, solution), values
+
+
+def _row_major(form) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The form's matrix in compressed-row form: (start, column index, value)."""
+    rows = len(form.row_lower)
+    counts = np.bincount(form.index, minlength=rows)
+    order = np.argsort(form.index, kind="stable")  # within a row, columns stay in order
+    columns = np.repeat(np.arange(len(form.columns)), np.diff(form.start))
+    start = np.zeros(rows + 1, dtype=np.int64)
+    np.cumsum(counts, out=start[1:])
+    return start, columns[order], np.asarray(form.value)[order]
