@@ -1,13 +1,20 @@
-"""IBM CPLEX, in-process through the ``cplex`` package and Pyomo's ``cplex_direct`` interface.
-An optional extra: ``pip install pyomo-puzzles[cplex]``.
+"""IBM CPLEX, in-process through the ``cplex`` package. An optional extra:
+``pip install pyomo-puzzles[cplex]``.
+
+The framework compiles the model once into one sparse matrix (`core.linear_form`), which
+goes to CPLEX in one `Cplex.copylp` call (compressed columns, as the form holds them;
+measurements in `MatrixSession`), integrality by `variables.set_types`, the offset by
+`objective.set_offset`; a persistent session (enumeration) adds rows and changes bounds on
+the same problem. Every output stream is off. The solver time is CPLEX's own clock
+(`get_time`, wall seconds) around its `solve`; Pyomo's ``cplex_direct`` timed the same
+call with Python's clock. A presolve that ends in "infeasible or unbounded" is solved once
+more with primal reductions only, which says which. Pyomo's ``cplex_direct`` remains for a
+persistent model that is not flat linear sums (it re-reads the model at each solve).
 
 The pip package is the Community Edition: models of up to 1,000 variables and 1,000
 constraints; a larger model is the outcome ``licence_limit`` with CPLEX's message (error
-1016), never an error. With a full installation nothing changes here. Enumeration re-reads
-the model at each solve (Pyomo's classic persistent interface does not see new cuts by
-itself).
+1016), never an error. With a full installation nothing changes here.
 """
-
 from __future__ import annotations
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, RunSettings, SolveOutcome, finite,
@@ -125,6 +132,12 @@ class MatrixSession:
         started = problem.get_time()
         try:
             problem.solve()
+            codes = problem.solution.status
+            if problem.solution.get_status() in (codes.MIP_infeasible_or_unbounded, codes.infeasible_or_unbounded):
+                reduce = problem.parameters.preprocessing.reduce  # presolve's verdict: ask which, once
+                reduce.set(1)  # primal reductions only
+                problem.solve()
+                reduce.reset()
         except cplex.exceptions.CplexError as error:
             message = licence_message(error)
             if message is None:

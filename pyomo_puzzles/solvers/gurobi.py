@@ -1,12 +1,21 @@
-"""Gurobi, in-process through gurobipy and Pyomo's new interface (``gurobi_direct``;
-``gurobi_persistent`` for enumeration). An optional extra: ``pip install
-pyomo-puzzles[gurobi]``.
+"""Gurobi, in-process through gurobipy. An optional extra: ``pip install pyomo-puzzles[gurobi]``.
+
+The framework compiles the model once into one sparse matrix (`core.linear_form`), which
+goes to gurobipy as one `addMVar` and one `addMConstr` over a scipy sparse matrix (rows
+with two finite sides get a second `addMConstr` for their upper side: the clean way in the
+matrix interface, which takes one sense per row), the offset as ``ObjCon``; a persistent
+session (enumeration) adds rows with `addMConstr` to the same model and changes bounds on
+the MVar. One environment per process (its log off: ``OutputFlag`` 0; its licence banner
+quieted). Hand-over per model on IQ Twist: 9.8 ms -> well under 1 ms. Gurobi's presolve may
+end with INF_OR_UNBD (a row without variables that cannot hold, among others): the model is
+then solved once more without dual reductions, which says which. Pyomo's interface
+(``gurobi_direct``, ``gurobi_persistent``) remains for a persistent model that is not flat
+linear sums.
 
 Without a licence file the pip wheel solves models of up to 2,000 variables and 2,000
 constraints; a larger model is the outcome ``licence_limit`` with Gurobi's message, never an
 error. A full licence needs no change here.
 """
-
 from __future__ import annotations
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
@@ -119,16 +128,22 @@ class MatrixSession:
         if self._refused is None:
             try:
                 model.optimize()
+                clock = model.Runtime
+                if model.Status == gp.GRB.INF_OR_UNBD:  # presolve's verdict: ask which, once
+                    model.Params.DualReductions = 0
+                    model.optimize()
+                    model.Params.DualReductions = 1
+                    clock += model.Runtime
             except gp.GurobiError as error:
                 if licence_message(error) is None:
                     raise
                 self._refused = licence_message(error)
         if self._refused is not None:
             return SolveOutcome("licence_limit", False, None, None, None, None, self._refused)
-        return _matrix_outcome(model, self._x)
+        return _matrix_outcome(model, self._x, clock)
 
 
-def _matrix_outcome(model, x) -> SolveOutcome:
+def _matrix_outcome(model, x, solver_time: float) -> SolveOutcome:
     import gurobipy as gp  # see environment
 
     codes = gp.GRB.Status
@@ -144,7 +159,7 @@ def _matrix_outcome(model, x) -> SolveOutcome:
         status=state, has_solution=has_solution,
         objective=finite(model.ObjVal) if has_solution else None,
         bound=bound if state != "infeasible" else None,
-        solver_time=model.Runtime, nodes=int(model.NodeCount) if model.IsMIP else None,
+        solver_time=solver_time, nodes=int(model.NodeCount) if model.IsMIP else None,
         message="" if state != "error" else f"Gurobi stopped with status {status}",
         values=x.X if has_solution else None)
 
