@@ -143,17 +143,18 @@ class Problem:
     def _add_variables(self, form) -> np.ndarray:
         lib, scip = self.lib, self.scip
         create, add, release = lib.SCIPcreateVarBasic, lib.SCIPaddVar, lib.SCIPreleaseVar
-        variables = np.empty(len(form.columns), dtype=np.uintp)
         var = _P()
         reference = ctypes.byref(var)
         kinds = np.where(form.integer, _INTEGER, _CONTINUOUS).tolist()
-        for j, (low, high, cost, kind) in enumerate(zip(self.lower.tolist(), self.upper.tolist(),
-                                                         form.cost.tolist(), kinds)):
-            call(create(scip, reference, None, low, high, cost, kind), "creating a variable")
-            call(add(scip, var), "adding a variable")
-            variables[j] = var.value
-            call(release(scip, reference), "releasing a variable")  # the problem holds it now
-        return variables
+        made = []
+        for low, high, cost, kind in zip(self.lower.tolist(), self.upper.tolist(), form.cost.tolist(), kinds):
+            # the checks inline: a Python call per C call would cost as much as the C call
+            if not (create(scip, reference, None, low, high, cost, kind) == _OKAY and add(scip, var) == _OKAY):
+                raise RuntimeError("SCIP: adding a variable failed")
+            made.append(var.value)
+            if release(scip, reference) != _OKAY:  # the problem holds it now
+                raise RuntimeError("SCIP: releasing a variable failed")
+        return np.array(made, dtype=np.uintp)
 
     def _add_rows(self, start, index, value, lower, upper) -> None:
         """Rows in compressed-row form; a row without entries is a linear constraint over
@@ -168,12 +169,11 @@ class Problem:
         starts = np.asarray(start).tolist()
         lows = np.clip(lower, -self.infinity, self.infinity).tolist()
         highs = np.clip(upper, -self.infinity, self.infinity).tolist()
-        for i, (low, high) in enumerate(zip(lows, highs)):
-            first = starts[i]
-            call(create(scip, reference, b"", starts[i + 1] - first, var_base + 8 * first,
-                        coefficient_base + 8 * first, low, high), "creating a row")
-            call(add(scip, cons), "adding a row")
-            call(release(scip, reference), "releasing a row")  # the problem holds it now
+        for first, end, low, high in zip(starts, starts[1:], lows, highs):
+            # the checks inline, as in _add_variables; the problem holds the row once added
+            if not (create(scip, reference, b"", end - first, var_base + 8 * first, coefficient_base + 8 * first,
+                           low, high) == _OKAY and add(scip, cons) == _OKAY and release(scip, reference) == _OKAY):
+                raise RuntimeError("SCIP: adding a row failed")
 
     def _original(self) -> None:
         """Back to the original problem, where rows and bounds can change (after a solve)."""

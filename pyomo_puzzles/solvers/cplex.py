@@ -15,6 +15,7 @@ The pip package is the Community Edition: models of up to 1,000 variables and 1,
 constraints; a larger model is the outcome ``licence_limit`` with CPLEX's message (error
 1016), never an error. With a full installation nothing changes here.
 """
+
 from __future__ import annotations
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, RunSettings, SolveOutcome, finite,

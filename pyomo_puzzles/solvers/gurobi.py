@@ -16,7 +16,10 @@ Without a licence file the pip wheel solves models of up to 2,000 variables and 
 constraints; a larger model is the outcome ``licence_limit`` with Gurobi's message, never an
 error. A full licence needs no change here.
 """
+
 from __future__ import annotations
+
+import os
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
                                             register_solver)
@@ -39,8 +42,6 @@ _ENV: dict = {}
 
 def environment():
     """A started Gurobi environment with its log off, made once per process (0.5 to 5 ms)."""
-    import os
-
     import gurobipy as gp  # gurobipy: only where Gurobi solves (adapters are imported by `list`)
 
     env = _ENV.get(os.getpid())

@@ -18,7 +18,10 @@ SCIP's log is switched off (`QUIET`: with it, a long run blocked on Pyomo's outp
 The record names SCIP's own version and PySCIPOpt's. SCIP's tree search is single-threaded:
 ``threads`` goes to ``lp/threads``.
 """
+
 from __future__ import annotations
+
+import dataclasses
 
 from pyomo_puzzles.contract.solvers import Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite, register_solver
 from pyomo_puzzles.solvers import _pyomo_v2
@@ -168,8 +171,6 @@ def counted_points(problem, columns: int):
 def counter_problem(form, settings: RunSettings):
     """The integer program `form` (objective left out) in SCIP, set up for SCIP's counter
     with its solutions collected (presolving off, so that every variable stays active)."""
-    import dataclasses
-
     import numpy as np  # see counted_points
 
     from pyomo_puzzles.solvers._scip_c import Problem  # see MatrixSession
