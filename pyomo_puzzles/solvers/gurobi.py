@@ -139,8 +139,8 @@ class MatrixSession:
                 if licence_message(error) is None:
                     raise
                 self._refused = licence_message(error)
-        if self._refused is not None:
-            return SolveOutcome("licence_limit", False, None, None, None, None, self._refused)
+        if self._refused is not None:  # no time in the solver, as Pyomo's path recorded it
+            return SolveOutcome("licence_limit", False, None, None, 0.0, None, self._refused)
         return _matrix_outcome(model, self._x, clock)
 
 
