@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 _OKAY = 1  # SCIP_RETCODE SCIP_OKAY
-_INTEGER, _CONTINUOUS = 1, 3  # SCIP_VARTYPE_INTEGER, SCIP_VARTYPE_CONTINUOUS
+_BINARY, _INTEGER, _CONTINUOUS = 0, 1, 3  # SCIP_VARTYPE
 _MINIMIZE, _MAXIMIZE = 1, -1  # SCIP_OBJSENSE
 _PROBLEM = 1  # SCIP_STAGE_PROBLEM: the original problem, before any transformation
 
@@ -54,6 +54,7 @@ _SIGNATURES = {  # name: (argument types, result type)
     "SCIPgetSolOrigObj": ([_P, _P], _D),
     "SCIPvarGetTransVar": ([_P], _P),
     "SCIPvarGetType": ([_P], ctypes.c_int),
+    "SCIPchgVarType": ([_P, _P, ctypes.c_int, ctypes.POINTER(ctypes.c_uint)], ctypes.c_int),
     "SCIPgetCountedSparseSols": ([_P, ctypes.POINTER(ctypes.POINTER(_P)), ctypes.POINTER(ctypes.c_int),
                                   ctypes.POINTER(ctypes.POINTER(_P)), ctypes.POINTER(ctypes.c_int)], None),
     "SCIPsparseSolGetLbs": ([_P], ctypes.POINTER(ctypes.c_longlong)),
@@ -145,7 +146,7 @@ class Problem:
         create, add, release = lib.SCIPcreateVarBasic, lib.SCIPaddVar, lib.SCIPreleaseVar
         var = _P()
         reference = ctypes.byref(var)
-        kinds = np.where(form.integer, _INTEGER, _CONTINUOUS).tolist()
+        kinds = _kinds(form.integer, self.lower, self.upper).tolist()
         made = []
         for low, high, cost, kind in zip(self.lower.tolist(), self.upper.tolist(), form.cost.tolist(), kinds):
             # the checks inline: a Python call per C call would cost as much as the C call
@@ -175,23 +176,25 @@ class Problem:
                            low, high) == _OKAY and add(scip, cons) == _OKAY and release(scip, reference) == _OKAY):
                 raise RuntimeError("SCIP: adding a row failed")
 
-    def _original(self) -> None:
+    def original(self) -> None:
         """Back to the original problem, where rows and bounds can change (after a solve)."""
         if self.lib.SCIPgetStage(self.scip) > _PROBLEM:
             call(self.lib.SCIPfreeTransform(self.scip), "freeing the transformed problem")
 
     def add_rows(self, rows) -> None:
-        self._original()
+        self.original()
         self._add_rows(rows.start, rows.index, rows.value, rows.lower, rows.upper)
 
     def set_bounds(self, columns, lower, upper) -> None:
         """New bounds of `columns`; the side that keeps lower <= upper at every step first."""
-        self._original()
+        self.original()
         lib, scip = self.lib, self.scip
         lower = np.clip(lower, -self.infinity, self.infinity).tolist()
         upper = np.clip(upper, -self.infinity, self.infinity).tolist()
         for j, low, high in zip(np.asarray(columns).tolist(), lower, upper):
             var = int(self.variables[j])
+            if (low < 0 or high > 1) and lib.SCIPvarGetType(var) == _BINARY:  # a column fixed when loaded, freed
+                call(lib.SCIPchgVarType(scip, var, _INTEGER, ctypes.byref(ctypes.c_uint())), "changing a type")
             if low > self.upper[j]:
                 call(lib.SCIPchgVarUb(scip, var, high), "changing a bound")
                 call(lib.SCIPchgVarLb(scip, var, low), "changing a bound")
@@ -209,6 +212,14 @@ class Problem:
         call(self.lib.SCIPgetSolVals(self.scip, solution, len(self.variables), self.variables.ctypes.data,
                                      values.ctypes.data), "reading the solution")
         return self.lib.SCIPgetSolOrigObj(self.scip, solution), values
+
+
+def _kinds(integer: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+    """SCIP's type of each column: binary for an integer column within [0, 1] (SCIP's
+    presolving makes it one anyway; stated so, the Rubik parts solve 1.5 times faster by
+    SCIP's clock), else integer or continuous."""
+    binary = integer & (lower >= 0) & (upper <= 1)
+    return np.where(binary, _BINARY, np.where(integer, _INTEGER, _CONTINUOUS))
 
 
 def _row_major(form) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -125,13 +125,11 @@ class MatrixSession:
         model = problem.model
         for key, value in scip_parameters(self.settings).items():
             model.setParam(key, value)
-        problem._original()  # a repeated solve starts from the problem as it now stands
+        problem.original()  # a repeated solve starts from the problem as it now stands
         model.optimize()
         found = problem.best()
         status = model.getStatus()
         state = STATUSES.get(status, "feasible" if found else "error")
-        if state == "infeasible" and found:  # not expected: SCIP found no point in the proof
-            state = "feasible"
         return SolveOutcome(
             status=state, has_solution=found is not None,
             objective=finite(found[0]) if found else None,
