@@ -135,8 +135,11 @@ class MatrixSession:
             problem.solve()
             codes = problem.solution.status
             if problem.solution.get_status() in (codes.MIP_infeasible_or_unbounded, codes.infeasible_or_unbounded):
-                reduce = problem.parameters.preprocessing.reduce  # presolve's verdict: ask which, once
-                reduce.set(1)  # primal reductions only
+                # presolve's verdict: ask which, once, with primal reductions only, in the time left
+                reduce = problem.parameters.preprocessing.reduce
+                reduce.set(1)
+                if limit is not None:
+                    problem.parameters.timelimit.set(max(limit - (problem.get_time() - started), 0.0))
                 problem.solve()
                 reduce.reset()
         except cplex.exceptions.CplexError as error:

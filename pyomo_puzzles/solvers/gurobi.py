@@ -130,8 +130,10 @@ class MatrixSession:
             try:
                 model.optimize()
                 clock = model.Runtime
-                if model.Status == gp.GRB.INF_OR_UNBD:  # presolve's verdict: ask which, once
+                if model.Status == gp.GRB.INF_OR_UNBD:  # presolve's verdict: ask which, once, in the time left
                     model.Params.DualReductions = 0
+                    if limit is not None:
+                        model.Params.TimeLimit = max(float(limit) - clock, 0.0)
                     model.optimize()
                     model.Params.DualReductions = 1
                     clock += model.Runtime

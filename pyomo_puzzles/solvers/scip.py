@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from pyomo_puzzles.contract.solvers import Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite, register_solver
+from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
+                                            register_solver)
 from pyomo_puzzles.solvers import _pyomo_v2
 
 
