@@ -9,7 +9,8 @@ through `addMatrixCons`, against 8 to 15 ms through ctypes (`SCIPcreateVarBasic`
 `SCIPaddVar`, `SCIPcreateConsBasicLinear`, `SCIPaddCons`). SCIP reading the same model
 from an MPS file takes 3 to 6 ms itself, and writing that file from numpy as much again:
 no faster, and it would add text formatting to get wrong. What remains is SCIP's own work
-and about half a microsecond per ctypes call (/tmp/G/scip_loaders.py in issue 44's notes).
+and about half a microsecond per ctypes call (measured for issue 44, on a shared machine:
+the ratios held, the milliseconds varied by up to a factor of three with its load).
 
 Creating a SCIP instance with its default plugins costs 11 to 15 ms: more than loading a
 small model. Instances are therefore kept (`take`, `give_back`): a session takes an idle

@@ -3,7 +3,8 @@
 
 The framework compiles the model once into one sparse matrix (`core.linear_form`), which
 goes to CPLEX in one `Cplex.copylp` call (compressed columns, as the form holds them;
-measurements in `MatrixSession`), integrality by `variables.set_types`, the offset by
+measurements in `MatrixSession`; hand-over per model, medians: IQ Twist 6.2 ms -> 0.3 ms,
+``rubik/cube3_htm_depth_07`` 12 ms -> 0.3 ms), integrality by `variables.set_types`, the offset by
 `objective.set_offset`; a persistent session (enumeration) adds rows and changes bounds on
 the same problem. Every output stream is off. The solver time is CPLEX's own clock
 (`get_time`, wall seconds) around its `solve`; Pyomo's ``cplex_direct`` timed the same

@@ -3,9 +3,10 @@
 The framework compiles the model once into one sparse matrix (`core.linear_form`), which
 goes to SCIP through its C API by ctypes (`_scip_c`: one call per variable and per row; the
 measurements that chose it against PySCIPOpt's `addCons` and matrix API and an MPS file are
-in its docstring): hand-over per model on IQ Twist 21 ms -> 0.3 ms, on the parts of
-``rubik/cube3_htm_depth_11_3`` 154 ms -> 7 ms, most of what is left SCIP's own work per
-variable and row. A persistent session (enumeration) goes back to the original problem
+in its docstring): hand-over per model (medians, the run record's call time less SCIP's
+clock) on IQ Twist challenges 19-38 10 ms -> 0.3 ms, on the 78 parts of
+``rubik/cube3_htm_depth_11_3`` 103 ms -> 2.6 ms, what is left mostly SCIP's own work and
+ctypes' half microsecond per call, per variable and row. A persistent session (enumeration) goes back to the original problem
 after each solve (``freeTransform``) and takes the new rows and bounds there. SCIP's counter
 (``--method native``) loads the same way. A row without variables (``0 <= 1``, as a sum over
 an empty set gives) is a linear constraint over no variable, which SCIP's presolving
