@@ -18,6 +18,7 @@ import pytest
 
 from conftest import L_TROMINO_BOX, solver_params
 from pyomo_puzzles.core import instances, run, solvers
+from pyomo_puzzles.core.expressions import total
 
 GENERIC = "pyomo:glpk"
 ADAPTERS = solver_params(tuple(solvers.names()) + (GENERIC,))
@@ -120,6 +121,72 @@ def test_model_over_a_licence_limit(solver):
     else:
         assert outcome.status == "optimal", outcome.message
         assert outcome.objective == pytest.approx(1250)
+
+
+MATRIX_SOLVERS = solver_params(("highs", "scip", "gurobi", "cplex"))
+
+
+@pytest.mark.parametrize("solver", MATRIX_SOLVERS)
+@pytest.mark.parametrize("persistent", [False, True], ids=["one-off", "persistent"])
+def test_model_over_a_licence_limit_on_the_matrix(solver, persistent):
+    """The matrix path (issue 44) meets the licence's size limit as an outcome, one-off and
+    persistent, with the solver's own message."""
+    session = solvers.SolverSession(solver, cycle_independent_set(2500), persistent=persistent, time_limit=60)
+    assert session.matrix_digest is not None, "the adapter took the matrix"
+    outcome = session.solve()
+    if _size_limited(solver):
+        assert outcome.status == "licence_limit" and outcome.message.strip(), outcome.message
+        assert not outcome.has_solution and outcome.objective is None
+    else:
+        assert outcome.status == "optimal" and outcome.objective == pytest.approx(1250), outcome.message
+
+
+def ranges_offset_and_constants(empty_row_upper: float) -> pyo.ConcreteModel:
+    """max 4x + 2y + z + 10 over integers with a ranged row, an equality, a free variable
+    bounded only by rows, and a row without variables (``0 <= empty_row_upper``)."""
+    m = pyo.ConcreteModel()
+    m.x = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(0, 4))
+    m.y = pyo.Var(domain=pyo.Integers)
+    m.z = pyo.Var(domain=pyo.Reals, bounds=(None, 2.5))
+    m.range = pyo.Constraint(expr=pyo.inequality(2, m.x + m.y, 5))
+    m.tie = pyo.Constraint(expr=m.y - m.z == -0.5)
+    m.below = pyo.Constraint(expr=m.y >= -3)
+    m.empty = pyo.Constraint(expr=total([]) <= empty_row_upper)  # a sum over an empty set
+    m.value = pyo.Objective(expr=4 * m.x + 2 * m.y + m.z + 10, sense=pyo.maximize)
+    return m
+
+
+@pytest.mark.parametrize("solver", MATRIX_SOLVERS)
+def test_ranged_rows_offset_and_a_row_without_variables(solver):
+    """Rows with both sides, the objective's constant, a maximisation and a row over no
+    variable reach every matrix session as stated: x = 4, y = 1, z = 1.5 (4*4 + 2 + 1.5 + 10),
+    and a violated row without variables is proven infeasible."""
+    model = ranges_offset_and_constants(0.0)
+    session = solvers.SolverSession(solver, model, time_limit=60)
+    outcome = session.solve()
+    assert session.matrix_digest is not None
+    assert outcome.status == "optimal" and outcome.objective == pytest.approx(29.5), outcome.message
+    assert outcome.bound == pytest.approx(29.5, abs=1e-6)
+    assert (pyo.value(model.x), pyo.value(model.y), pyo.value(model.z)) == pytest.approx((4, 1, 1.5))
+    infeasible = solvers.SolverSession(solver, ranges_offset_and_constants(-1.0), time_limit=60).solve()
+    assert infeasible.status == "infeasible" and not infeasible.has_solution, infeasible.message
+
+
+@pytest.mark.parametrize("solver", MATRIX_SOLVERS)
+def test_a_persistent_matrix_session_takes_rows_and_bounds(solver):
+    """Between solves: a new row, a fixed variable, the variable freed again."""
+    model = cycle_independent_set(31)
+    session = solvers.SolverSession(solver, model, persistent=True, time_limit=60)
+    assert session.solve().objective == pytest.approx(15)
+    model.cap = pyo.Constraint(expr=sum(model.x[i] for i in range(1, 11)) <= 3)
+    assert session.solve().objective == pytest.approx(14)  # 3 of nodes 2-9, 11 of the path 11..31
+    model.x[12].fix(1)
+    model.x[13].fix(1)  # two neighbours: infeasible
+    assert session.solve().status == "infeasible"
+    model.x[13].unfix()
+    assert session.solve().objective == pytest.approx(13)  # node 12 taken: the path holds 10
+    model.x[12].unfix()
+    assert session.solve().objective == pytest.approx(14) and session.matrix_digest is not None
 
 
 @pytest.mark.parametrize("solver", [s for s in LICENCE_LIMITED])

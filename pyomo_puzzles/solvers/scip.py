@@ -1,17 +1,31 @@
-"""SCIP, in-process through PySCIPOpt (whose wheels bundle SCIP) and Pyomo's new interface:
-``scip_direct`` for one-off solves, ``scip_persistent`` for enumeration.
+"""SCIP, in-process, on the library PySCIPOpt's wheel bundles.
+
+The framework compiles the model once into one sparse matrix (`core.linear_form`), which
+goes to SCIP through its C API by ctypes (`_scip_c`: one call per variable and per row; the
+measurements that chose it against PySCIPOpt's `addCons` and matrix API and an MPS file are
+in its docstring): hand-over per model (medians, the run record's call time less SCIP's
+clock) on IQ Twist challenges 19-38 10 ms -> 0.3 ms, on the 78 parts of
+``rubik/cube3_htm_depth_11_3`` 103 ms -> 2.6 ms, what is left mostly SCIP's own work and
+ctypes' half microsecond per call, per variable and row. A persistent session (enumeration) goes back to the original problem
+after each solve (``freeTransform``) and takes the new rows and bounds there. SCIP's counter
+(``--method native``) loads the same way. A row without variables (``0 <= 1``, as a sum over
+an empty set gives) is a linear constraint over no variable, which SCIP's presolving
+decides. Pyomo's interface (``scip_direct``, ``scip_persistent``) remains for a persistent
+model that is not flat linear sums; trap there: it fails on a constraint without variables
+(Pyomo issue #3976 is the same for ``Constraint.Feasible``), so such rows are decided here
+and left out of what it sees.
 
 SCIP's log is switched off (`QUIET`: with it, a long run blocked on Pyomo's output pipe).
-Pyomo reports PySCIPOpt's version; the record names SCIP's own and PySCIPOpt's. SCIP's
-tree search is single-threaded: Pyomo passes ``threads`` on as ``lp/threads``. Trap: Pyomo's
-SCIP interface fails on a constraint without variables (``0 <= 1``, as a sum over an empty
-set gives; Pyomo issue #3976 is the same for ``Constraint.Feasible``): such rows are decided
-here and left out of what SCIP sees.
+The record names SCIP's own version and PySCIPOpt's. SCIP's tree search is single-threaded:
+``threads`` goes to ``lp/threads``.
 """
 
 from __future__ import annotations
 
-from pyomo_puzzles.contract.solvers import Adapter, Options, SolveOutcome, RunSettings, register_solver
+import dataclasses
+
+from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
+                                            register_solver)
 from pyomo_puzzles.solvers import _pyomo_v2
 
 
@@ -76,48 +90,73 @@ class ScipSession(_pyomo_v2.Session):
                 row.activate()
 
 
-def _scip_library():
-    """The SCIP library PySCIPOpt's wheel bundles, through ctypes, with the functions that read
-    the counter's collected solutions (PySCIPOpt wraps ``count`` but not those)."""
-    import ctypes  # ctypes and pyscipopt: only a native count pays for them
-    import glob
-    import os
-
-    import pyscipopt  # see above
-
-    found = sorted(glob.glob(os.path.join(os.path.dirname(pyscipopt.__file__) + ".libs", "libscip*")))
-    if not found:
-        raise RuntimeError("the SCIP library bundled with PySCIPOpt was not found (pyscipopt.libs/libscip*)")
-    lib = ctypes.CDLL(found[0])
-    pointers = ctypes.POINTER(ctypes.c_void_p)
-    lib.SCIPgetCountedSparseSols.argtypes = [ctypes.c_void_p, ctypes.POINTER(pointers), ctypes.POINTER(ctypes.c_int),
-                                             ctypes.POINTER(pointers), ctypes.POINTER(ctypes.c_int)]
-    lib.SCIPgetCountedSparseSols.restype = None
-    lib.SCIPvarGetName.argtypes, lib.SCIPvarGetName.restype = [ctypes.c_void_p], ctypes.c_char_p
-    for name in ("SCIPsparseSolGetLbs", "SCIPsparseSolGetUbs"):
-        getattr(lib, name).argtypes = [ctypes.c_void_p]
-        getattr(lib, name).restype = ctypes.POINTER(ctypes.c_longlong)
-    return lib
+def scip_parameters(settings: RunSettings) -> dict:
+    """SCIP's parameters for the run's settings, every one given a value (a persistent
+    session's settings change between solves; SCIP's defaults where a setting is unset)."""
+    return {**scip_options(settings),
+            "limits/time": 1e20 if settings.time_limit is None else max(float(settings.time_limit), 0.0),
+            "limits/gap": 0.0 if settings.gap is None else float(settings.gap),
+            "lp/threads": int(settings.threads or 0)}
 
 
-def counted_points(model, columns: int):
-    """Every point SCIP's counter collected on `model` (variables named ``x<column>``), as
-    column values: each sparse solution (a box of values per variable) expanded."""
-    import ctypes  # see _scip_library
+STATUSES = {"optimal": "optimal", "gaplimit": "optimal", "infeasible": "infeasible", "timelimit": "time_limit"}
+"""SCIP's statuses that have a name in the record's vocabulary (`gaplimit`: stopped within
+the gap asked for, as Pyomo's interface read it); any other is ``feasible`` with a
+solution, ``error`` without (``unbounded``, ``inforunbd``: the puzzles are bounded)."""
+
+
+class MatrixSession:
+    """The model's matrix in SCIP through its C API (`_scip_c.Problem`); a persistent
+    session goes back to the original problem after a solve (``freeTransform``) and takes
+    the new rows and bounds there."""
+
+    def __init__(self, form, settings: RunSettings) -> None:
+        from pyomo_puzzles.solvers._scip_c import Problem  # ctypes, numpy, pyscipopt: where SCIP solves
+
+        self.settings = settings
+        self._problem = Problem(form, QUIET)
+
+    def add_rows(self, rows) -> None:
+        self._problem.add_rows(rows)
+
+    def set_bounds(self, columns, lower, upper) -> None:
+        self._problem.set_bounds(columns, lower, upper)
+
+    def solve(self) -> SolveOutcome:
+        problem = self._problem
+        model = problem.model
+        for key, value in scip_parameters(self.settings).items():
+            model.setParam(key, value)
+        problem.original()  # a repeated solve starts from the problem as it now stands
+        model.optimize()
+        found = problem.best()
+        status = model.getStatus()
+        state = STATUSES.get(status, "feasible" if found else "error")
+        return SolveOutcome(
+            status=state, has_solution=found is not None,
+            objective=finite(found[0]) if found else None,
+            bound=finite(model.getDualbound()) if state != "infeasible" else None,
+            solver_time=model.getSolvingTime(), nodes=int(model.getNNodes()),
+            message="" if state != "error" else f"SCIP stopped with status {status}",
+            values=found[1] if found else None)
+
+
+def counted_points(problem, columns: int):
+    """Every point SCIP's counter collected on `problem` (a `_scip_c.Problem`), as column
+    values: each sparse solution (a box of values per variable) expanded."""
+    import ctypes  # ctypes, itertools: only a native count pays for them
     import itertools
 
     import numpy as np  # numpy: loaded with the model's linear form already
 
-    lib = _scip_library()
-    capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    capsule_pointer.restype, capsule_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-    scip = capsule_pointer(model.to_ptr(False), b"scip")
+    lib, scip = problem.lib, problem.scip
     variables, sols = ctypes.POINTER(ctypes.c_void_p)(), ctypes.POINTER(ctypes.c_void_p)()
     nvars, nsols = ctypes.c_int(), ctypes.c_int()
     lib.SCIPgetCountedSparseSols(scip, ctypes.byref(variables), ctypes.byref(nvars), ctypes.byref(sols),
                                  ctypes.byref(nsols))
-    order = [int(lib.SCIPvarGetName(variables[i]).decode().removeprefix("t_x")) for i in range(nvars.value)]
-    if sorted(order) != list(range(columns)):
+    column_of = {lib.SCIPvarGetTransVar(int(var)): j for j, var in enumerate(problem.variables)}
+    order = [column_of.get(variables[i]) for i in range(nvars.value)]
+    if sorted(order, key=lambda j: -1 if j is None else j) != list(range(columns)):
         raise RuntimeError(f"SCIP's counter kept {nvars.value} of the {columns} variables active: the values of the "
                            "others cannot be read back")
     for k in range(nsols.value):
@@ -129,24 +168,15 @@ def counted_points(model, columns: int):
             yield point
 
 
-def counter_model(form, settings: RunSettings):
-    """A PySCIPOpt model of the integer program `form` (objective left out) set up for SCIP's
-    counter with its solutions collected (presolving off, so that every variable stays active)."""
-    import pyscipopt  # pyscipopt: only when SCIP counts (adapters are imported by `list`)
+def counter_problem(form, settings: RunSettings):
+    """The integer program `form` (objective left out) in SCIP, set up for SCIP's counter
+    with its solutions collected (presolving off, so that every variable stays active)."""
+    import numpy as np  # see counted_points
 
-    model = pyscipopt.Model()
-    model.hideOutput()
-    xs = [model.addVar(name=f"x{j}", vtype="I", lb=None if lo == -float("inf") else lo,
-                       ub=None if hi == float("inf") else hi)
-          for j, (lo, hi) in enumerate(zip(form.col_lower, form.col_upper))]
-    rows: list[list] = [[] for _ in form.row_lower]
-    for j in range(len(xs)):
-        for k in range(form.start[j], form.start[j + 1]):
-            rows[form.index[k]].append((float(form.value[k]), xs[j]))
-    for terms, lo, hi in zip(rows, form.row_lower, form.row_upper):
-        body = pyscipopt.quicksum(c * x for c, x in terms)
-        model.addCons(pyscipopt.ExprCons(body, lhs=None if lo == -float("inf") else float(lo),
-                                         rhs=None if hi == float("inf") else float(hi)))
+    from pyomo_puzzles.solvers._scip_c import Problem  # see MatrixSession
+
+    problem = Problem(dataclasses.replace(form, cost=np.zeros(len(form.columns)), offset=0.0), QUIET)
+    model = problem.model
     model.setParamsCountsols()
     model.setParam("constraints/countsols/collect", True)
     model.setParam("presolving/maxrounds", 0)
@@ -154,13 +184,13 @@ def counter_model(form, settings: RunSettings):
         model.setParam("limits/time", max(settings.time_limit, 0.01))
     for key, value in scip_options(settings).items():
         model.setParam(key, value)
-    return model
+    return problem
 
 
 @register_solver
 class Scip(Adapter):
     name = "scip"
-    summary = "SCIP, in-process (PySCIPOpt), enumeration persistent"
+    summary = "SCIP, in-process (its C API on PySCIPOpt's bundled library): one matrix, enumeration persistent"
     rank = 40
     options = Options(time_limit="limits/time", threads="lp/threads (the tree search is single-threaded)",
                       seed="randomization/randomseedshift", gap="limits/gap")
@@ -183,15 +213,26 @@ class Scip(Adapter):
     def enumerate(self, form, settings: RunSettings, found) -> tuple[str, str]:
         """SCIP's counter on `form`; the points it collected go to `found` once it has ended
         (within its time limit, those counted so far)."""
-        model = counter_model(form, settings)
-        model.count()
-        status = model.getStatus()
-        for point in counted_points(model, len(form.columns)):
+        problem = counter_problem(form, settings)
+        problem.model.count()
+        status = problem.model.getStatus()
+        for point in counted_points(problem, len(form.columns)):
             if not found(point):
                 return "stopped", ""
         if status in ("infeasible", "optimal"):  # counting ends when no node is left: every point collected
             return "complete", ""
         return ("time_limit", "") if status == "timelimit" else ("error", f"SCIP's counter stopped: {status}")
 
+    def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
+        return MatrixSession(form, settings)
+
+    def warm_up(self) -> None:
+        """A SCIP instance with its default plugins (11 to 15 ms) made once, kept idle for
+        the first session of this process and of the runs forked from it (`_scip_c.take`)."""
+        from pyomo_puzzles.solvers._scip_c import keep_one  # see MatrixSession
+
+        keep_one()
+
     def session(self, model, settings: RunSettings, persistent: bool = False) -> ScipSession:
+        """Pyomo's path, for a persistent session on a model that is not flat linear sums."""
         return ScipSession(model, settings, persistent)

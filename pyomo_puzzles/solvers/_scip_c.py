@@ -1,0 +1,234 @@
+"""SCIP's C API through ctypes, on the library PySCIPOpt's wheel bundles: a `LinearForm`
+handed to SCIP one C call per variable and per row, and read back in one call.
+
+Why not PySCIPOpt's own interface: it takes rows only as `Expr` objects (one Python object
+per term, normalised in Python), and its matrix API (`addMatrixVar`, `addMatrixCons`)
+builds the same `Expr` per row. On a median part of ``rubik/cube3_htm_depth_11_3`` (1,478
+columns, 1,506 rows, 4,730 entries) that took 143 ms per row through `addCons` and 186 ms
+through `addMatrixCons`, against 8 to 15 ms through ctypes (`SCIPcreateVarBasic`,
+`SCIPaddVar`, `SCIPcreateConsBasicLinear`, `SCIPaddCons`). SCIP reading the same model
+from an MPS file takes 3 to 6 ms itself, and writing that file from numpy as much again:
+no faster, and it would add text formatting to get wrong. What remains is SCIP's own work
+and about half a microsecond per ctypes call (measured for issue 44, on a shared machine:
+the ratios held, the milliseconds varied by up to a factor of three with its load).
+
+Creating a SCIP instance with its default plugins costs 11 to 15 ms: more than loading a
+small model. Instances are therefore kept (`take`, `give_back`): a session takes an idle
+one, and its problem is freed and its parameters reset when the session is done with it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import weakref
+from functools import lru_cache
+
+import numpy as np
+
+_OKAY = 1  # SCIP_RETCODE SCIP_OKAY
+_BINARY, _INTEGER, _CONTINUOUS = 0, 1, 3  # SCIP_VARTYPE
+_MINIMIZE, _MAXIMIZE = 1, -1  # SCIP_OBJSENSE
+_PROBLEM = 1  # SCIP_STAGE_PROBLEM: the original problem, before any transformation
+
+_P = ctypes.c_void_p
+_D = ctypes.c_double
+
+_SIGNATURES = {  # name: (argument types, result type)
+    "SCIPinfinity": ([_P], _D),
+    "SCIPcreateVarBasic": ([_P, ctypes.POINTER(_P), ctypes.c_char_p, _D, _D, _D, ctypes.c_int], ctypes.c_int),
+    "SCIPaddVar": ([_P, _P], ctypes.c_int),
+    "SCIPreleaseVar": ([_P, ctypes.POINTER(_P)], ctypes.c_int),
+    "SCIPcreateConsBasicLinear": ([_P, ctypes.POINTER(_P), ctypes.c_char_p, ctypes.c_int, _P, _P, _D, _D],
+                                  ctypes.c_int),
+    "SCIPaddCons": ([_P, _P], ctypes.c_int),
+    "SCIPreleaseCons": ([_P, ctypes.POINTER(_P)], ctypes.c_int),
+    "SCIPsetObjsense": ([_P, ctypes.c_int], ctypes.c_int),
+    "SCIPaddOrigObjoffset": ([_P, _D], ctypes.c_int),
+    "SCIPchgVarLb": ([_P, _P, _D], ctypes.c_int),
+    "SCIPchgVarUb": ([_P, _P, _D], ctypes.c_int),
+    "SCIPgetStage": ([_P], ctypes.c_int),
+    "SCIPfreeTransform": ([_P], ctypes.c_int),
+    "SCIPgetBestSol": ([_P], _P),
+    "SCIPgetSolVals": ([_P, _P, ctypes.c_int, _P, _P], ctypes.c_int),
+    "SCIPgetSolOrigObj": ([_P, _P], _D),
+    "SCIPvarGetTransVar": ([_P], _P),
+    "SCIPvarGetType": ([_P], ctypes.c_int),
+    "SCIPchgVarType": ([_P, _P, ctypes.c_int, ctypes.POINTER(ctypes.c_uint)], ctypes.c_int),
+    "SCIPgetCountedSparseSols": ([_P, ctypes.POINTER(ctypes.POINTER(_P)), ctypes.POINTER(ctypes.c_int),
+                                  ctypes.POINTER(ctypes.POINTER(_P)), ctypes.POINTER(ctypes.c_int)], None),
+    "SCIPsparseSolGetLbs": ([_P], ctypes.POINTER(ctypes.c_longlong)),
+    "SCIPsparseSolGetUbs": ([_P], ctypes.POINTER(ctypes.c_longlong)),
+}
+
+
+@lru_cache(maxsize=None)
+def library() -> ctypes.CDLL:
+    """The SCIP library PySCIPOpt's wheel bundles, with the signatures used here."""
+    import pyscipopt  # pyscipopt: only where SCIP solves (adapters are imported by `list`)
+
+    found = sorted(glob.glob(os.path.join(os.path.dirname(pyscipopt.__file__) + ".libs", "libscip*")))
+    if not found:
+        raise RuntimeError("the SCIP library bundled with PySCIPOpt was not found (pyscipopt.libs/libscip*)")
+    lib = ctypes.CDLL(found[0])
+    for name, (arguments, result) in _SIGNATURES.items():
+        function = getattr(lib, name)
+        function.argtypes, function.restype = arguments, result
+    return lib
+
+
+def pointer(model) -> int:
+    """The ``SCIP*`` of a PySCIPOpt model (from its capsule)."""
+    capsule = ctypes.pythonapi.PyCapsule_GetPointer
+    capsule.restype, capsule.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    return capsule(model.to_ptr(False), b"scip")
+
+
+def call(result: int, what: str) -> None:
+    if result != _OKAY:
+        raise RuntimeError(f"SCIP: {what} failed (SCIP_RETCODE {result})")
+
+
+_IDLE: list = []
+"""SCIP instances with their plugins, no problem, default parameters: ready to be taken."""
+
+
+def take(quiet: dict):
+    """An idle SCIP instance (a new one if none is idle) with an empty problem and the
+    parameters `quiet` set."""
+    import pyscipopt  # see library
+
+    model = _IDLE.pop() if _IDLE else pyscipopt.Model()
+    for key, value in quiet.items():
+        model.setParam(key, value)
+    model.createProbBasic("matrix")
+    return model
+
+
+def give_back(model) -> None:
+    """Free the problem of `model`, reset its parameters and keep it for the next session
+    (an instance that cannot be freed is dropped)."""
+    try:
+        model.freeProb()
+        model.resetParams()
+    except Exception:  # noqa: BLE001 - a broken instance is not reused
+        return
+    _IDLE.append(model)
+
+
+def keep_one() -> None:
+    """Create an idle instance now (a warm-up, so that runs forked afterwards find one)."""
+    if not _IDLE:
+        import pyscipopt  # see library
+
+        _IDLE.append(pyscipopt.Model())
+
+
+class Problem:
+    """A `LinearForm` loaded into a SCIP instance taken from the idle ones (`take`), given
+    back when this object is collected."""
+
+    def __init__(self, form, quiet: dict) -> None:
+        self.model = take(quiet)
+        weakref.finalize(self, give_back, self.model)
+        self.lib, self.scip = library(), pointer(self.model)
+        self.infinity = self.lib.SCIPinfinity(self.scip)
+        self.lower = np.clip(form.col_lower, -self.infinity, self.infinity)
+        self.upper = np.clip(form.col_upper, -self.infinity, self.infinity)
+        self.variables = self._add_variables(form)
+        self._add_rows(*_row_major(form), form.row_lower, form.row_upper)
+        call(self.lib.SCIPsetObjsense(self.scip, _MAXIMIZE if form.maximise else _MINIMIZE), "setting the sense")
+        if form.offset:
+            call(self.lib.SCIPaddOrigObjoffset(self.scip, float(form.offset)), "adding the objective offset")
+
+    def _add_variables(self, form) -> np.ndarray:
+        lib, scip = self.lib, self.scip
+        create, add, release = lib.SCIPcreateVarBasic, lib.SCIPaddVar, lib.SCIPreleaseVar
+        var = _P()
+        reference = ctypes.byref(var)
+        kinds = _kinds(form.integer, self.lower, self.upper).tolist()
+        made = []
+        for low, high, cost, kind in zip(self.lower.tolist(), self.upper.tolist(), form.cost.tolist(), kinds):
+            # the checks inline: a Python call per C call would cost as much as the C call
+            if not (create(scip, reference, None, low, high, cost, kind) == _OKAY and add(scip, var) == _OKAY):
+                raise RuntimeError("SCIP: adding a variable failed")
+            made.append(var.value)
+            if release(scip, reference) != _OKAY:  # the problem holds it now
+                raise RuntimeError("SCIP: releasing a variable failed")
+        return np.array(made, dtype=np.uintp)
+
+    def _add_rows(self, start, index, value, lower, upper) -> None:
+        """Rows in compressed-row form; a row without entries is a linear constraint over
+        no variable, which SCIP decides in presolving."""
+        lib, scip = self.lib, self.scip
+        create, add, release = lib.SCIPcreateConsBasicLinear, lib.SCIPaddCons, lib.SCIPreleaseCons
+        row_vars = np.ascontiguousarray(self.variables[np.asarray(index, dtype=np.intp)])
+        coefficients = np.ascontiguousarray(value, dtype=np.float64)
+        var_base, coefficient_base = row_vars.ctypes.data, coefficients.ctypes.data
+        cons = _P()
+        reference = ctypes.byref(cons)
+        starts = np.asarray(start).tolist()
+        lows = np.clip(lower, -self.infinity, self.infinity).tolist()
+        highs = np.clip(upper, -self.infinity, self.infinity).tolist()
+        for first, end, low, high in zip(starts, starts[1:], lows, highs):
+            # the checks inline, as in _add_variables; the problem holds the row once added
+            if not (create(scip, reference, b"", end - first, var_base + 8 * first, coefficient_base + 8 * first,
+                           low, high) == _OKAY and add(scip, cons) == _OKAY and release(scip, reference) == _OKAY):
+                raise RuntimeError("SCIP: adding a row failed")
+
+    def original(self) -> None:
+        """Back to the original problem, where rows and bounds can change (after a solve)."""
+        if self.lib.SCIPgetStage(self.scip) > _PROBLEM:
+            call(self.lib.SCIPfreeTransform(self.scip), "freeing the transformed problem")
+
+    def add_rows(self, rows) -> None:
+        self.original()
+        self._add_rows(rows.start, rows.index, rows.value, rows.lower, rows.upper)
+
+    def set_bounds(self, columns, lower, upper) -> None:
+        """New bounds of `columns`; the side that keeps lower <= upper at every step first."""
+        self.original()
+        lib, scip = self.lib, self.scip
+        lower = np.clip(lower, -self.infinity, self.infinity).tolist()
+        upper = np.clip(upper, -self.infinity, self.infinity).tolist()
+        for j, low, high in zip(np.asarray(columns).tolist(), lower, upper):
+            var = int(self.variables[j])
+            if (low < 0 or high > 1) and lib.SCIPvarGetType(var) == _BINARY:  # a column fixed when loaded, freed
+                call(lib.SCIPchgVarType(scip, var, _INTEGER, ctypes.byref(ctypes.c_uint())), "changing a type")
+            if low > self.upper[j]:
+                call(lib.SCIPchgVarUb(scip, var, high), "changing a bound")
+                call(lib.SCIPchgVarLb(scip, var, low), "changing a bound")
+            else:
+                call(lib.SCIPchgVarLb(scip, var, low), "changing a bound")
+                call(lib.SCIPchgVarUb(scip, var, high), "changing a bound")
+            self.lower[j], self.upper[j] = low, high
+
+    def best(self) -> tuple[float, np.ndarray] | None:
+        """(objective, column values) of SCIP's best solution, None without one."""
+        solution = self.lib.SCIPgetBestSol(self.scip)
+        if not solution:
+            return None
+        values = np.empty(len(self.variables))
+        call(self.lib.SCIPgetSolVals(self.scip, solution, len(self.variables), self.variables.ctypes.data,
+                                     values.ctypes.data), "reading the solution")
+        return self.lib.SCIPgetSolOrigObj(self.scip, solution), values
+
+
+def _kinds(integer: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+    """SCIP's type of each column: binary for an integer column within [0, 1] (SCIP's
+    presolving makes it one anyway; stated so, the Rubik parts solve 1.5 times faster by
+    SCIP's clock), else integer or continuous."""
+    binary = integer & (lower >= 0) & (upper <= 1)
+    return np.where(binary, _BINARY, np.where(integer, _INTEGER, _CONTINUOUS))
+
+
+def _row_major(form) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The form's matrix in compressed-row form: (start, column index, value)."""
+    rows = len(form.row_lower)
+    counts = np.bincount(form.index, minlength=rows)
+    order = np.argsort(form.index, kind="stable")  # within a row, columns stay in order
+    columns = np.repeat(np.arange(len(form.columns)), np.diff(form.start))
+    start = np.zeros(rows + 1, dtype=np.int64)
+    np.cumsum(counts, out=start[1:])
+    return start, columns[order], np.asarray(form.value)[order]
