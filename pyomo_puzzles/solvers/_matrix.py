@@ -27,8 +27,7 @@ def check_form(form: LinearForm) -> None:
         raise ValueError("the matrix's column starts are inconsistent")
     if len(index) and (index.min() < 0 or index.max() >= n_rows):
         raise ValueError("the matrix names a row that does not exist")
-    keys = np.repeat(np.arange(n_cols, dtype=np.int64), np.diff(start)) * max(n_rows, 1) + index
-    if len(np.unique(keys)) != len(keys):
+    if _repeats(np.repeat(np.arange(n_cols, dtype=np.int64), np.diff(start)) * max(n_rows, 1) + index):
         raise ValueError("the matrix gives a coefficient twice")
     if not np.all(np.isfinite(form.value)) or not np.all(np.isfinite(form.cost)) or not np.isfinite(form.offset):
         raise ValueError("the matrix or objective has a coefficient that is not a finite number")
@@ -37,13 +36,19 @@ def check_form(form: LinearForm) -> None:
             raise ValueError("a bound is not a number")
 
 
+def _repeats(keys: np.ndarray) -> bool:
+    """Whether a value occurs twice (not np.unique: its first call imports 190 ms of numpy)."""
+    ordered = np.sort(keys)
+    return bool(np.any(ordered[1:] == ordered[:-1]))
+
+
 def check_rows(rows, n_cols: int) -> None:
     """As `check_form`, for rows added to a loaded model (`LinearForm`'s columns)."""
     if len(rows.index) and (rows.index.min() < 0 or rows.index.max() >= n_cols):
         raise ValueError("an added row names a column that does not exist")
-    for i in range(len(rows)):
-        if len(np.unique(rows.index[rows.start[i]:rows.start[i + 1]])) != rows.start[i + 1] - rows.start[i]:
-            raise ValueError("an added row gives a coefficient twice")
+    n_entries = np.diff(rows.start)
+    if _repeats(np.repeat(np.arange(len(rows), dtype=np.int64), n_entries) * max(n_cols, 1) + rows.index):
+        raise ValueError("an added row gives a coefficient twice")
     if not np.all(np.isfinite(rows.value)) or np.any(np.isnan(rows.lower)) or np.any(np.isnan(rows.upper)):
         raise ValueError("an added row has a coefficient or bound that is not a number")
 
