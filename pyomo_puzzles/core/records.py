@@ -85,6 +85,7 @@ class RunRecord:
     compile_time: float | None = None
     call_time: float | None = None
     solver_time: float | None = None
+    solver_clock: str | None = None
     decode_time: float | None = None
     check_time: float | None = None
     cpu_time: float | None = None
@@ -185,7 +186,12 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                       "description": "the solver call on the framework's clock: handing the model to the solver, "
                       "the solver's run (solver_time, where it reports one) and reading the answer back"},
         "solver_time": {"type": ["number", "null"],
-                        "description": "the solver's own clock (null where the solver reports no time of its own)"},
+                        "description": "the solver's own clock (null where the solver reports no time of its own), "
+                        "or, where solver_clock is 'call', its library's solve call alone on the framework's clock"},
+        "solver_clock": {"enum": ["solver", "call", None],
+                         "description": "what solver_time was measured by: 'solver', the solver's own clock; 'call', "
+                         "an in-process library without a clock of its own (CBC, GLPK), its solve call timed around "
+                         "it (the hand-over of the model and reading back excluded); null where solver_time is null"},
         "decode_time": {"type": ["number", "null"],
                         "description": "reading the solved model into the puzzle's terms (the formulation's decode)"},
         "check_time": {"type": ["number", "null"], "description": "the independent checker"},

@@ -208,6 +208,7 @@ def _solve_once(record: RunRecord, instance: Instance, form: registry.Formulatio
     record.status, record.message = outcome.status, outcome.message
     record.objective, record.bound = outcome.objective, outcome.bound
     record.solver_time, record.nodes = outcome.solver_time, outcome.nodes
+    record.solver_clock = outcome.solver_clock if outcome.solver_time is not None else None
     if outcome.has_solution:
         decoding = time.perf_counter()
         solution = form.decode(instance.spec, model)

@@ -52,7 +52,9 @@ The contract, written down once:
   given), ``stopped`` (``found`` said so), ``time_limit``, ``licence_limit`` or ``error``.
 * ``objective`` and ``bound`` are None where the solver gives none; ``nodes`` is None
   where it does not count them; ``solver_time`` is the solver's own clock, None where it has
-  none (never the framework's clock around the call).
+  none (never the framework's clock around the call), except that an in-process library
+  without a clock (CBC's, GLPK's C interface) may give its solve call alone, timed around
+  that call, and say so with ``solver_clock="call"``.
 
 `SolverSession` is what the rest of the framework uses: it looks the adapter up, applies a
 permutation of rows and columns (`core.linear_form.permuted`) when one is asked for, and
@@ -89,9 +91,14 @@ class SolveOutcome:
     objective: float | None
     bound: float | None
     solver_time: float | None
-    """The solver's own clock; None where the solver reports no time of its own."""
+    """The solver's own clock; None where the solver reports no time of its own (but see
+    `solver_clock`)."""
     nodes: int | None
     message: str = ""
+    solver_clock: str = "solver"
+    """What `solver_time` was measured by: ``solver`` (the solver's own clock), or ``call``
+    (an in-process library without a clock of its own: the library's solve call alone, timed
+    around it by the adapter, the hand-over of the model and the reading back excluded)."""
     values: Any = None
     """A matrix session's column values (in the form's column order) when it has a solution;
     the framework loads them into the model."""

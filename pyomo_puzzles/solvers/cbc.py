@@ -1,43 +1,277 @@
-"""CBC (COIN-OR branch and cut), the ``cbc`` executable through Pyomo's shell interface.
+"""CBC (COIN-OR branch and cut), in-process: CBC's own C interface (``Cbc_C_Interface.h``)
+through ctypes, on the library of the ``cbcbox`` wheel.
 
-Installed from Debian's ``coinor-cbc``; the pip builds of CBC (``cbcbox``, the one inside
-PuLP) misreport versions and bounds to Pyomo, so none is used. ``sec`` counts CPU seconds
-over all threads unless ``timeMode=elapsed``.
+Why this binding: the compiled matrix goes to CBC in one ``Cbc_loadProblem`` call (no file,
+no process: the executable through Pyomo's shell interface cost 30-40 ms a run), and
+cbcbox's CBC (the "devel" build python-mip 2 uses) honours what the framework sets: a
+fractional elapsed-time limit (2.0 s stops at 2.02-2.04 s), seed, threads, gap, a best bound
+after a stop on time, the node count. python-mip's own API builds a model variable by
+variable and its declarations lack ``Cbc_loadProblem``; cylp's and Debian's CBC 2.10 overshoot
+time limits by up to 0.8 s and have no seed setter (cylp) (/tmp/bind/README.md, issue 44).
+
+Traps:
+- The header says a model must not be changed once solved. A persistent session (no-good
+  enumeration) therefore keeps its loaded model unsolved, gives it the new rows and bounds,
+  and solves a ``Cbc_clone`` of it each time.
+- ``sec`` counts CPU seconds over all threads unless ``timeMode=elapsed``.
+- ``threads 1`` runs CBC's threaded code with one thread; one thread is CBC's default
+  (``threads 0``), so only more than one is passed.
+- CBC has no clock of its own to read: ``solver_time`` is the ``Cbc_solve`` call alone on the
+  framework's clock (``solver_clock="call"``).
+- The environment variables ``CBCBOX_BUILD`` and ``CBCBOX_VERBOSE`` make cbcbox print the
+  build it chose on stdout while it is located: that print is swallowed.
+- On a model without integer columns (an LP) CBC's status, secondary status, time-limit flag
+  and node count abort the process ("only available for MIP models"): only the proofs of
+  optimality, infeasibility and unboundedness are asked there. Clp prints its log on an LP
+  whatever the log level: the solve runs with stdout and stderr silenced.
+- cbcbox's CBC links its own OpenBLAS, which starts a thread per core when loaded; those
+  threads took CPU from the run on a busy machine (an IQ Twist run: 70 ms outside the solver
+  against 45 ms with one). CBC's branch and bound does not use them: the library is loaded
+  with ``OPENBLAS_NUM_THREADS=1`` unless the user set it.
+- CBC's infinity is ``DBL_MAX``: infinite bounds are handed over as such.
 """
 
 from __future__ import annotations
 
-from pyomo_puzzles.contract.solvers import Adapter, Options, RunSettings, register_solver
-from pyomo_puzzles.solvers._common import find_executable
-from pyomo_puzzles.solvers._legacy import LegacySession, bounded_subproblems, executable_version
+import contextlib
+import io
+from functools import lru_cache
+
+import numpy as np
+
+from pyomo_puzzles.contract.solvers import (
+    Adapter,
+    LinearForm,
+    Options,
+    RunSettings,
+    SolveOutcome,
+    finite,
+    register_solver,
+)
+from pyomo_puzzles.solvers._common import quiet_stdout
+from pyomo_puzzles.solvers._matrix import RecompilingSession, check_form, check_rows, timed
+
+LARGEST = np.finfo(np.float64).max
+"""CBC's infinity (COIN_DBL_MAX)."""
+
+_SIGNATURES = {  # name: (result, arguments), in ctypes' type names
+    "Cbc_getVersion": ("c_char_p", ()),
+    "Cbc_newModel": ("c_void_p", ()),
+    "Cbc_deleteModel": (None, ("c_void_p",)),
+    "Cbc_clone": ("c_void_p", ("c_void_p",)),
+    "Cbc_loadProblem": (None, ("c_void_p", "c_int", "c_int", "int*", "int*", "double*", "double*", "double*",
+                               "double*", "double*", "double*")),
+    "Cbc_setInteger": (None, ("c_void_p", "c_int")),
+    "Cbc_setObjSense": (None, ("c_void_p", "c_double")),
+    "Cbc_setParameter": (None, ("c_void_p", "c_char_p", "c_char_p")),
+    "Cbc_setLogLevel": (None, ("c_void_p", "c_int")),
+    "Cbc_addRow": (None, ("c_void_p", "c_char_p", "c_int", "int*", "double*", "c_char", "c_double")),
+    "Cbc_setColLower": (None, ("c_void_p", "c_int", "c_double")),
+    "Cbc_setColUpper": (None, ("c_void_p", "c_int", "c_double")),
+    "Cbc_solve": ("c_int", ("c_void_p",)),
+    "Cbc_status": ("c_int", ("c_void_p",)),
+    "Cbc_secondaryStatus": ("c_int", ("c_void_p",)),
+    "Cbc_isProvenOptimal": ("c_int", ("c_void_p",)),
+    "Cbc_isProvenInfeasible": ("c_int", ("c_void_p",)),
+    "Cbc_isContinuousUnbounded": ("c_int", ("c_void_p",)),
+    "Cbc_isSecondsLimitReached": ("c_int", ("c_void_p",)),
+    "Cbc_getObjValue": ("c_double", ("c_void_p",)),
+    "Cbc_getBestPossibleObjValue": ("c_double", ("c_void_p",)),
+    "Cbc_getNodeCount": ("c_int", ("c_void_p",)),
+    "Cbc_bestSolution": ("double*", ("c_void_p",)),
+    "Cbc_getColSolution": ("double*", ("c_void_p",)),
+}
 
 
-def cbc_options(settings: RunSettings) -> dict:
-    options: dict = {}
+@lru_cache(maxsize=None)
+def library():
+    """cbcbox's ``libCbc`` with the functions used here declared (loaded once per process)."""
+    import ctypes
+    from pathlib import Path
+
+    import cbcbox  # cbcbox: not when the adapters are merely imported (listing solvers)
+
+    with contextlib.redirect_stdout(io.StringIO()):  # CBCBOX_BUILD / CBCBOX_VERBOSE print the build chosen
+        folder = Path(cbcbox.cbc_lib_dir())
+    found = sorted(folder.glob("libCbc.so*")) or sorted(folder.glob("libCbc*.dylib")) or sorted(folder.glob("*Cbc*.dll"))
+    if not found:
+        raise OSError(f"cbcbox has no CBC library in {folder}")
+    with _one_blas_thread():
+        lib = ctypes.CDLL(str(found[0]))
+    kinds = {"int*": ctypes.POINTER(ctypes.c_int), "double*": ctypes.POINTER(ctypes.c_double)}
+    for name, (result, arguments) in _SIGNATURES.items():
+        function = getattr(lib, name)
+        function.restype = None if result is None else kinds.get(result) or getattr(ctypes, result)
+        function.argtypes = [kinds.get(a) or getattr(ctypes, a) for a in arguments]
+    return lib
+
+
+@contextlib.contextmanager
+def _one_blas_thread():
+    """OPENBLAS_NUM_THREADS=1 while cbcbox's OpenBLAS starts (unless the user set it)."""
+    import os
+
+    if "OPENBLAS_NUM_THREADS" in os.environ:
+        yield
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        yield
+    finally:
+        del os.environ["OPENBLAS_NUM_THREADS"]
+
+
+def cbc_parameters(settings: RunSettings) -> dict[str, str]:
+    """CBC's own parameter names (those of its command line) and values."""
+    parameters = {"timeMode": "elapsed"}
     if settings.time_limit is not None:
-        options.update(sec=settings.time_limit, timeMode="elapsed")
-    if settings.threads:
-        options["threads"] = settings.threads
+        parameters["sec"] = repr(max(float(settings.time_limit), 1e-3))  # 0 would mean no limit
+    if settings.threads and settings.threads > 1:
+        parameters["threads"] = str(int(settings.threads))
     if settings.seed is not None:
-        options["randomCbcSeed"] = settings.seed
+        parameters["randomCbcSeed"] = str(int(settings.seed))
     if settings.gap is not None:
-        options["ratioGap"] = settings.gap
-    return options
+        parameters["ratioGap"] = repr(float(settings.gap))
+    return parameters
+
+
+def _doubles(values) -> np.ndarray:
+    return np.ascontiguousarray(np.clip(np.asarray(values, dtype=np.float64), -LARGEST, LARGEST))
+
+
+def _ints(values) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int32)
+
+
+def _pointer(array: np.ndarray):
+    import ctypes
+
+    kind = ctypes.c_int if array.dtype == np.int32 else ctypes.c_double
+    return array.ctypes.data_as(ctypes.POINTER(kind))
+
+
+class MatrixSession:
+    """The matrix loaded into one CBC model (one ``Cbc_loadProblem`` call). A one-off session
+    solves it; a persistent one keeps it unsolved, takes new rows and bounds, and solves a
+    clone of it each time (see the module docstring)."""
+
+    def __init__(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> None:
+        check_form(form)
+        self.settings, self._persistent, self._solved = settings, persistent, False
+        self._lib = lib = library()
+        self._n_cols, self._offset, self._integer = len(form.columns), float(form.offset), bool(form.integer.any())
+        self._model = lib.Cbc_newModel()
+        arrays = [_ints(form.start), _ints(form.index), _doubles(form.value), _doubles(form.col_lower),
+                  _doubles(form.col_upper), _doubles(form.cost), _doubles(form.row_lower), _doubles(form.row_upper)]
+        lib.Cbc_loadProblem(self._model, self._n_cols, len(form.row_lower), *map(_pointer, arrays))
+        for column in np.flatnonzero(form.integer).tolist():
+            lib.Cbc_setInteger(self._model, column)
+        lib.Cbc_setObjSense(self._model, -1.0 if form.maximise else 1.0)
+
+    def __del__(self) -> None:
+        if getattr(self, "_model", None) and not self._solved:
+            self._lib.Cbc_deleteModel(self._model)
+
+    def add_rows(self, rows) -> None:
+        check_rows(rows, self._n_cols)
+        for i in range(len(rows)):
+            part = slice(int(rows.start[i]), int(rows.start[i + 1]))
+            columns, values = _ints(rows.index[part]), _doubles(rows.value[part])
+            lower, upper = float(rows.lower[i]), float(rows.upper[i])
+            senses = [(b"E", lower)] if lower == upper else [
+                (sense, rhs) for sense, rhs in ((b"L", upper), (b"G", lower)) if np.isfinite(rhs)]
+            for sense, rhs in senses:
+                self._lib.Cbc_addRow(self._model, b"", len(columns), _pointer(columns), _pointer(values), sense, rhs)
+
+    def set_bounds(self, columns, lower, upper) -> None:
+        for column, low, high in zip(np.asarray(columns).tolist(), _doubles(lower).tolist(), _doubles(upper).tolist()):
+            self._lib.Cbc_setColLower(self._model, column, low)
+            self._lib.Cbc_setColUpper(self._model, column, high)
+
+    def solve(self) -> SolveOutcome:
+        lib = self._lib
+        if self._solved:
+            raise RuntimeError("a one-off CBC session solves once")
+        model = lib.Cbc_clone(self._model) if self._persistent else self._model
+        self._solved = not self._persistent
+        try:
+            lib.Cbc_setLogLevel(model, 0)
+            for name, value in cbc_parameters(self.settings).items():
+                lib.Cbc_setParameter(model, name.encode(), value.encode())
+            with quiet_stdout():
+                _, seconds = timed(lib.Cbc_solve, model)
+            return self._outcome(model, seconds)
+        finally:
+            lib.Cbc_deleteModel(model)
+
+    def _outcome(self, model, seconds: float) -> SolveOutcome:
+        lib = self._lib
+        if lib.Cbc_isContinuousUnbounded(model):
+            return SolveOutcome("error", False, None, None, seconds, None, "CBC: the linear relaxation is unbounded",
+                                solver_clock="call")
+        state = self._state(model, seconds)
+        solution = lib.Cbc_bestSolution(model) or lib.Cbc_getColSolution(model)
+        has_solution = state in ("optimal", "feasible") or (state == "time_limit" and bool(lib.Cbc_bestSolution(model)))
+        objective = lib.Cbc_getObjValue(model) + self._offset if has_solution else None
+        bound = finite(lib.Cbc_getBestPossibleObjValue(model))
+        bound = None if bound is None or state == "infeasible" else bound + self._offset
+        if state == "optimal" and bound is None:
+            bound = objective
+        return SolveOutcome(
+            status=state, has_solution=has_solution, objective=objective, bound=bound, solver_time=seconds,
+            nodes=int(lib.Cbc_getNodeCount(model)) if self._integer else None,
+            message="" if state != "error" else self._failure(model),
+            values=np.ctypeslib.as_array(solution, (self._n_cols,)).copy() if has_solution and solution else None,
+            solver_clock="call")
+
+    def _state(self, model, seconds: float) -> str:
+        """The status, in the contract's words. CBC's status, secondary status, time-limit flag
+        and node count abort the process on a model without integer columns (an LP): there
+        only the proofs are asked."""
+        lib = self._lib
+        if lib.Cbc_isProvenOptimal(model):
+            return "optimal"
+        if lib.Cbc_isProvenInfeasible(model):
+            return "infeasible"
+        if not self._integer:
+            limit = self.settings.time_limit
+            return "time_limit" if limit is not None and seconds >= 0.95 * limit else "error"
+        secondary = lib.Cbc_secondaryStatus(model)
+        if secondary == 1:
+            return "infeasible"
+        if secondary == 4 or lib.Cbc_isSecondsLimitReached(model):
+            return "time_limit"
+        if secondary == 2 and lib.Cbc_bestSolution(model):
+            return "optimal"  # stopped within the relative gap asked for, as HiGHS calls it
+        return "feasible" if lib.Cbc_bestSolution(model) else "error"
+
+    def _failure(self, model) -> str:
+        if not self._integer:
+            return "CBC's LP solve ended without an answer"
+        return f"CBC stopped with status {self._lib.Cbc_status(model)}, secondary status {self._lib.Cbc_secondaryStatus(model)}"
 
 
 @register_solver
 class Cbc(Adapter):
     name = "cbc"
-    summary = "COIN-OR CBC, executable (Debian coinor-cbc)"
+    summary = "COIN-OR CBC, in-process (cbcbox's library through CBC's C interface): the model as one matrix"
     rank = 20
-    executable = "cbc"
-    options = Options(time_limit="sec with timeMode=elapsed", threads="threads", seed="randomCbcSeed",
-                      gap="ratioGap")
+    options = Options(time_limit="sec with timeMode=elapsed", threads="threads (passed above 1)",
+                      seed="randomCbcSeed", gap="ratioGap",
+                      notes="no clock of its own: solver_time is the library call")
 
     def availability(self) -> tuple[bool, str]:
-        if find_executable(self.executable) is None:
-            return False, f"executable '{self.executable}' not found on PATH (run 'bash bootstrap.sh setup')"
-        return True, executable_version("CBC", "cbc")
+        from importlib.metadata import version
 
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> LegacySession:
-        return LegacySession("cbc", "cbc", model, settings, cbc_options, nodes=bounded_subproblems)
+        try:
+            lib = library()
+        except (ImportError, OSError, ValueError, RuntimeError) as error:
+            return False, f"CBC's library cannot be loaded from cbcbox ({type(error).__name__}: {error})"
+        return True, f"CBC {lib.Cbc_getVersion().decode()} (cbcbox {version('cbcbox')})"
+
+    def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
+        return MatrixSession(form, settings, persistent)
+
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
+        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
+        return RecompilingSession(model, settings, MatrixSession)

