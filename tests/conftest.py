@@ -113,6 +113,7 @@ def queens(monkeypatch):
     """The queens plugin registered in this test process for one test (the registry and the
     shipped-instance listing are as before afterwards); the plugin's module."""
     monkeypatch.syspath_prepend(str(QUEENS_PLUGIN))
+    registry._discover()  # the installed families first: what is restored afterwards must hold them
     saved = dict(registry._FAMILIES)
     module = importlib.import_module("pyomo_puzzles_queens")
     registry._FAMILIES["queens"] = module.FAMILY

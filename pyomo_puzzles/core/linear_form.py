@@ -16,6 +16,7 @@ follow; fixed variables are constants.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -285,8 +286,6 @@ def form_digest(form: LinearForm) -> str:
     """SHA-256 (16 hex digits) of the problem the form states, in its row and column order:
     sizes, the matrix, row and column bounds, integrality, objective, offset and sense. Two
     solvers given forms of one digest were given the identical model."""
-    import hashlib
-
     digest = hashlib.sha256()
     digest.update(np.array([len(form.row_lower), len(form.columns), int(form.maximise)], dtype=np.int64).tobytes())
     for array, kind in ((form.start, np.int64), (form.index, np.int64), (form.value, np.float64),

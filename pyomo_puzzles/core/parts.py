@@ -10,6 +10,7 @@ killed, with any solver executable they started.
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import queue
 import signal
@@ -120,8 +121,6 @@ def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formul
 def combined_digest(digests: list) -> str | None:
     """One digest for the models of a staged run: of their matrix digests, sorted (parallel
     workers finish parts in any order); None if a model went to the solver without one."""
-    import hashlib
-
     if not digests or None in digests:
         return None
     return hashlib.sha256("\n".join(sorted(digests)).encode()).hexdigest()[:16]

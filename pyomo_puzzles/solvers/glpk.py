@@ -24,7 +24,10 @@ Traps:
 
 from __future__ import annotations
 
+import ctypes
+import importlib.util
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -78,10 +81,6 @@ _SIGNATURES = {  # name: (result, arguments), in ctypes' type names ("iocp*": th
 def library():
     """(the ``libglpk`` of the swiglpk wheel with the functions used here declared, the
     ``glp_iocp`` structure, the callback type), loaded once per process."""
-    import ctypes
-    import importlib.util
-    from pathlib import Path
-
     spec = importlib.util.find_spec("swiglpk")  # its folder only: swiglpk's own module is not imported
     if spec is None or spec.origin is None:
         raise ImportError("swiglpk is not installed (pip install 'pyomo-puzzles[glpk]')")
@@ -132,7 +131,6 @@ def _one_based(values, dtype) -> np.ndarray:
 
 
 def _pointer(array: np.ndarray):
-    import ctypes
 
     kind = ctypes.c_int if array.dtype == np.int32 else ctypes.c_double
     return array.ctypes.data_as(ctypes.POINTER(kind))
@@ -151,9 +149,7 @@ def glpk_parameters(settings: RunSettings) -> dict:
 class _Tree:
     """What the callback saw of GLPK's search tree: the best bound of the open nodes, the
     nodes created so far."""
-
     def __init__(self, lib) -> None:
-        import ctypes
 
         self.lib, self.bound, self.nodes = lib, None, 0
         self._counts = [ctypes.c_int() for _ in range(3)]
@@ -170,7 +166,6 @@ class _Tree:
 class MatrixSession:
     """The matrix as one GLPK problem (one ``glp_load_matrix`` call); a persistent session
     keeps it, and GLPK solves it again after rows are added and bounds changed."""
-
     def __init__(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> None:
         check_form(form)
         self.settings = settings
@@ -217,7 +212,6 @@ class MatrixSession:
             self._lib.glp_set_col_bnds(self._problem, column + 1, *_bounds(low, high))
 
     def solve(self) -> SolveOutcome:
-        import ctypes
 
         lib = self._lib
         lib.glp_term_out(GLP_OFF)
@@ -270,7 +264,7 @@ class Glpk(Adapter):
                       notes="single-threaded; no seed; no clock of its own: solver_time is the library call")
 
     def availability(self) -> tuple[bool, str]:
-        from importlib.metadata import PackageNotFoundError, version
+        from importlib.metadata import PackageNotFoundError, version  # 20 ms: only when asked which versions are installed
 
         try:
             lib = library()[0]
