@@ -34,8 +34,12 @@ Traps:
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import io
+import os
 from functools import lru_cache
+from importlib.metadata import version
+from pathlib import Path
 
 import numpy as np
 
@@ -86,9 +90,6 @@ _SIGNATURES = {  # name: (result, arguments), in ctypes' type names
 @lru_cache(maxsize=None)
 def library():
     """cbcbox's ``libCbc`` with the functions used here declared (loaded once per process)."""
-    import ctypes
-    from pathlib import Path
-
     import cbcbox  # cbcbox: not when the adapters are merely imported (listing solvers)
 
     with contextlib.redirect_stdout(io.StringIO()):  # CBCBOX_BUILD / CBCBOX_VERBOSE print the build chosen
@@ -109,8 +110,6 @@ def library():
 @contextlib.contextmanager
 def _one_blas_thread():
     """OPENBLAS_NUM_THREADS=1 while cbcbox's OpenBLAS starts (unless the user set it)."""
-    import os
-
     if "OPENBLAS_NUM_THREADS" in os.environ:
         yield
         return
@@ -144,8 +143,6 @@ def _ints(values) -> np.ndarray:
 
 
 def _pointer(array: np.ndarray):
-    import ctypes
-
     kind = ctypes.c_int if array.dtype == np.int32 else ctypes.c_double
     return array.ctypes.data_as(ctypes.POINTER(kind))
 
@@ -261,8 +258,6 @@ class Cbc(Adapter):
                       notes="no clock of its own: solver_time is the library call")
 
     def availability(self) -> tuple[bool, str]:
-        from importlib.metadata import version
-
         try:
             lib = library()
         except (ImportError, OSError, ValueError, RuntimeError) as error:

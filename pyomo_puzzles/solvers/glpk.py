@@ -24,7 +24,11 @@ Traps:
 
 from __future__ import annotations
 
+import ctypes
+import importlib.util
 from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 import numpy as np
 
@@ -78,10 +82,6 @@ _SIGNATURES = {  # name: (result, arguments), in ctypes' type names ("iocp*": th
 def library():
     """(the ``libglpk`` of the swiglpk wheel with the functions used here declared, the
     ``glp_iocp`` structure, the callback type), loaded once per process."""
-    import ctypes
-    import importlib.util
-    from pathlib import Path
-
     spec = importlib.util.find_spec("swiglpk")  # its folder only: swiglpk's own module is not imported
     if spec is None or spec.origin is None:
         raise ImportError("swiglpk is not installed (pip install 'pyomo-puzzles[glpk]')")
@@ -132,8 +132,6 @@ def _one_based(values, dtype) -> np.ndarray:
 
 
 def _pointer(array: np.ndarray):
-    import ctypes
-
     kind = ctypes.c_int if array.dtype == np.int32 else ctypes.c_double
     return array.ctypes.data_as(ctypes.POINTER(kind))
 
@@ -153,8 +151,6 @@ class _Tree:
     nodes created so far."""
 
     def __init__(self, lib) -> None:
-        import ctypes
-
         self.lib, self.bound, self.nodes = lib, None, 0
         self._counts = [ctypes.c_int() for _ in range(3)]
         self._pointers = [ctypes.byref(c) for c in self._counts]
@@ -217,8 +213,6 @@ class MatrixSession:
             self._lib.glp_set_col_bnds(self._problem, column + 1, *_bounds(low, high))
 
     def solve(self) -> SolveOutcome:
-        import ctypes
-
         lib = self._lib
         lib.glp_term_out(GLP_OFF)
         parameters = self._iocp()
@@ -270,8 +264,6 @@ class Glpk(Adapter):
                       notes="single-threaded; no seed; no clock of its own: solver_time is the library call")
 
     def availability(self) -> tuple[bool, str]:
-        from importlib.metadata import PackageNotFoundError, version
-
         try:
             lib = library()[0]
             binding = version("swiglpk")
