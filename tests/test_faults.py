@@ -460,7 +460,9 @@ def test_a_killed_run_is_filed_under_its_cells_names(tmp_path, solver, formulati
     """A run the batch's memory limit kills before its data file is read is recorded under the
     instance and formulation of its cell, as its finished runs are: a reference method's under
     its label (dlx: exact_cover), not its name or none (two methods in legends and scores)."""
-    item = Run("packing/pentominoes/6x10", formulation, solver, 1)
+    # an instance every method takes seconds on: a run that ended before the first look at its
+    # memory (every 0.1 s) would not be killed (dancing links solves 6x10 in milliseconds)
+    item = Run("packing/library/polyominoes_copies3_height30_order5_width6_seed1", formulation, solver, 1)
     record = jobs.run_one(item, str(tmp_path), {"time_limit": 30, "threads": 1, "memory_limit_mb": 1})
     assert record.status == "memory_limit" and record.killed
     assert (record.instance, record.formulation) == (item.instance, formulation)

@@ -161,6 +161,12 @@ def measurement_notes(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> list[s
     if no_clock and stats.time == "solver":
         notes.append(f"No time of their own from {', '.join(no_clock)}: measured by the solver call on the "
                      "framework's clock (which includes handing the model over and reading the answer back).")
+    clock = tables._column(runs, "solver_clock") if len(runs) else None
+    by_call = sorted(set(runs.loc[(clock == "call") & tables.solved(runs), "solver"].astype(str))) \
+        if clock is not None else []
+    if by_call and stats.time == "solver":
+        notes.append(f"No clock of their own in {', '.join(by_call)}: their solver time is the library's solve call "
+                     "alone, timed by the framework around it (the hand-over of the model is not in it).")
     trivial, total = scores.trivial_instances(runs, stats)
     if total and trivial:
         share = "most" if trivial > total / 2 else "some"
