@@ -36,11 +36,9 @@ from pyomo_puzzles.contract.solvers import (
     RunSettings,
     SolveOutcome,
     finite,
-    linear_form,
-    load_values,
-    outcome_without_columns,
     register_solver,
 )
+from pyomo_puzzles.solvers._matrix import RecompilingSession
 
 _PIPE_BYTES = 1 << 20
 """The worker's input pipe (Linux's default ceiling for a process): a 2,000-column model's
@@ -321,25 +319,6 @@ def _outcome(answer: dict, limit: float | None) -> SolveOutcome:
                         values=values if len(values) else None)
 
 
-class ModelSession:
-    """A Pyomo model compiled anew at each solve (`linear_form`) and solved as a matrix: for a
-    persistent session on a model that is not flat linear sums (the framework's matrix route
-    takes every other model)."""
-
-    def __init__(self, model, settings: RunSettings) -> None:
-        self.model, self.settings = model, settings
-
-    def solve(self) -> SolveOutcome:
-        form = linear_form(self.model)
-        if not form.columns:
-            return outcome_without_columns(form)
-        outcome = MatrixSession(form, self.settings).solve()
-        if outcome.has_solution:
-            load_values(form, outcome.values)
-        outcome.values = None
-        return outcome
-
-
 @register_solver
 class Cpsat(Adapter):
     name = "cpsat"
@@ -368,7 +347,7 @@ class Cpsat(Adapter):
         model.x = pyo.Var(domain=pyo.Binary)
         model.row = pyo.Constraint(expr=model.x <= 1)
         model.objective = pyo.Objective(expr=model.x, sense=pyo.maximize)
-        ModelSession(model, RunSettings(time_limit=10, threads=1)).solve()
+        RecompilingSession(model, RunSettings(time_limit=10, threads=1), MatrixSession).solve()
 
     enumeration = ("CP-SAT's search for all solutions (enumerate_all_solutions, one search worker; an exact "
                    "cover by a fixed first-item search)")
@@ -397,5 +376,6 @@ class Cpsat(Adapter):
     def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
         return MatrixSession(form, settings)
 
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> ModelSession:
-        return ModelSession(model, settings)
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
+        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
+        return RecompilingSession(model, settings, MatrixSession)

@@ -130,7 +130,7 @@ class Highs(Adapter):
 
     def availability(self) -> tuple[bool, str]:
         try:
-            import highspy  # see DirectSession.solve
+            import highspy  # see MatrixSession
         except ImportError as error:  # pragma: no cover - highspy is a dependency
             return False, f"highspy cannot be imported ({error})"
         return True, "HiGHS " + highspy.Highs().version()
