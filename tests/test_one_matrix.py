@@ -75,3 +75,52 @@ def test_the_report_names_solvers_that_got_different_matrices(tmp_path):
     runs.loc[1, "matrix_digest"] = "0" * 16  # as if the second solver had been handed another model
     compared, differing = tables.matrix_disagreements(runs)
     assert compared == 1 and len(differing) == 1 and names[1] in differing[0] and IQ in differing[0]
+
+
+def test_a_released_model_is_freed_without_the_garbage_collector():
+    import gc
+    import weakref
+
+    from pyomo_puzzles.core.models import release
+    model = api.build(IQ)
+    gone = weakref.ref(model)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        release(model)
+        del model
+        assert gone() is None, "a model still in a reference cycle after release: Pyomo's blocks changed"
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_a_staged_run_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+    assert gc.isenabled()
+    record = api.run("rubik/htm_depth_05", None, "highs", time_limit=120)
+    assert record.status == "optimal" and record.checked and gc.isenabled()
+    gc.disable()
+    try:
+        api.run("rubik/htm_depth_05", None, "highs", time_limit=120)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("relation", ["==", "<=", ">=", "range"])
+def test_rows_read_directly_have_the_bounds_pyomo_gives(relation):
+    import pyomo.environ as pyo
+
+    from pyomo_puzzles.contract.modelling import total
+    from pyomo_puzzles.core.linear_form import read_linear_form
+    model = pyo.ConcreteModel()
+    model.x = pyo.Var([1, 2, 3], bounds=(0, 4))
+    body = total(model.x.values())
+    model.row = pyo.Constraint(expr={"==": lambda: body == 2, "<=": lambda: body <= 2, ">=": lambda: body >= 2,
+                                     "range": lambda: pyo.inequality(1, body, 2)}[relation]())
+    form = read_linear_form(model)
+    lower, _, upper = model.row.to_bounded_expression(evaluate_bounds=True)
+    assert (form.row_lower[0], form.row_upper[0]) == (-math.inf if lower is None else lower,
+                                                      math.inf if upper is None else upper)
+    assert list(form.value) == [1.0, 1.0, 1.0]

@@ -44,6 +44,19 @@ def build_model(instance: Instance, form: Formulation) -> pyo.ConcreteModel:
     return instantiate(form, instance.spec)
 
 
+def release(model: pyo.ConcreteModel) -> None:
+    """Let a model nothing uses any more be freed at once, by reference counting.
+
+    A Pyomo block is its own data (``{None: block}``), so every model is a reference cycle
+    that only the cyclic garbage collector frees, and collecting the thousands of objects of
+    each small model of a staged formulation took about a quarter of its build. With that one
+    self-reference dropped, the model and all it holds go when its last reference does. The
+    model cannot be used afterwards."""
+    data = getattr(model, "_data", None)
+    if isinstance(data, dict) and len(data) == 1 and data.get(None) is model:
+        data.clear()
+
+
 def objective_sense(model: pyo.ConcreteModel) -> str | None:
     """"minimize" or "maximize": the sense of the model's active objective (None: it has none)."""
     for objective in model.component_data_objects(pyo.Objective, active=True):

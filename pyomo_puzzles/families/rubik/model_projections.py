@@ -32,14 +32,16 @@ Sets
     W ⊆ KT × KT            pairs of moves (t, k), (t+1, k') that waste a move (same face twice
                            in the half-turn metric; a quarter turn undone at once in the
                            quarter-turn metric)
+Data
+    start_j, solved_j      pattern j of the state the moves start from, and of the solved cube
 Variables
     y[t,k] ∈ {0,1}         step t is move k
     f[j,a] ∈ [0,1]         pattern j's path uses arc a
 Constraints
     Σ_k y[t,k] = 1                                   one move per step
     y[t,k] + y[t+1,k'] ≤ 1        ((t,k),(t+1,k')) ∈ W     no wasted pair
-    Σ_{a out of n} f[j,a] - Σ_{a into n} f[j,a] = [n is the scramble's pattern at step 0]
-                                  - [n is the solved pattern at step h]    one path per pattern
+    Σ_{a out of n} f[j,a] - Σ_{a into n} f[j,a] = [n = (0, start_j)] - [n = (h, solved_j)]
+                                                                   one path per pattern
     Σ_{a = (t,·,k,·) ∈ A_j} f[j,a] = y[t,k]          each path makes the chosen moves
 Objective
     none: the model asks whether exactly h moves solve the cube.
@@ -62,6 +64,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -373,7 +376,8 @@ def build_model() -> pyo.AbstractModel:
     model.PATTERNS = pyo.Set(doc="J")
     model.NODES = pyo.Set(dimen=3, doc="N: (j, t, s) pattern j is s after step t")
     model.ARCS = pyo.Set(dimen=5, doc="A: (j, t, s, k, s'), move k at step t takes s to s'")
-    model.supply = pyo.Param(model.NODES, default=0, doc="+1 at the scramble's pattern, -1 at the solved one")
+    model.start = pyo.Param(model.PATTERNS, doc="pattern j of the state the moves start from")
+    model.solved = pyo.Param(model.PATTERNS, doc="pattern j of the solved cube")
 
     model.y = pyo.Var(model.MOVES_AT, domain=pyo.Binary, doc="step t is move k")
     model.f = pyo.Var(model.ARCS, bounds=(0, 1), doc="the pattern's path uses the arc")
@@ -399,7 +403,8 @@ def build_model() -> pyo.AbstractModel:
 
     @model.Constraint(model.NODES)
     def one_path_per_pattern(m, j, t, s):
-        return difference(m.OUT[j, t, s], m.IN[j, t, s]) == m.supply[j, t, s]
+        supply = (t == 0 and s == m.start[j]) - (t == len(m.STEPS) and s == m.solved[j])
+        return difference(m.OUT[j, t, s], m.IN[j, t, s]) == supply
 
     @model.Constraint(model.PATTERNS, model.MOVES_AT)
     def paths_make_the_chosen_moves(m, j, t, k):
@@ -415,24 +420,28 @@ def model_data(p: Part) -> dict:
     wasted = [(t, a, t + 1, b) for t in range(p.horizon - 1)
               for a in (moves[k] for k in p.allowed[t]) for b in (moves[k] for k in p.allowed[t + 1])
               if cubies.wasteful(p.spec.size, p.spec.metric, a, b)]
-    arcs, nodes, supply = [], set(), {}
+    names = np.array(moves, dtype=object)
+    arcs, nodes = [], []
     for j, network in enumerate(p.arcs):
+        entering = np.zeros(0, dtype=np.int64)  # the patterns step t-1's arcs lead to
         for t, (src, mv, dst) in enumerate(network):
-            allowed = np.isin(mv, sorted(p.allowed[t]))
-            for s, k, u in zip(src[allowed].tolist(), mv[allowed].tolist(), dst[allowed].tolist()):
-                arcs.append((j, t, s, moves[k], u))
-                nodes.add((j, t, s))
-                nodes.add((j, t + 1, u))
-        supply[(j, 0, p.starts[j])] = 1
-        supply[(j, p.horizon, patterns(p.spec)[j].solved)] = -1
+            allowed = np.zeros(len(moves), dtype=bool)
+            allowed[list(p.allowed[t])] = True
+            keep = allowed[mv]
+            src, mv, dst = src[keep], mv[keep], dst[keep]
+            arcs += zip(repeat(j), repeat(t), src.tolist(), names[mv].tolist(), dst.tolist())
+            nodes += zip(repeat(j), repeat(t), np.union1d(entering, src).tolist())
+            entering = dst
+        nodes += zip(repeat(j), repeat(p.horizon), np.unique(entering).tolist())
     return {None: {
         "STEPS": {None: list(range(p.horizon))},
         "MOVES_AT": {None: moves_at},
         "WASTED_PAIRS": {None: wasted},
         "PATTERNS": {None: list(range(len(p.arcs)))},
-        "NODES": {None: sorted(nodes)},
+        "NODES": {None: nodes},
         "ARCS": {None: arcs},
-        "supply": supply,
+        "start": dict(enumerate(p.starts)),
+        "solved": {j: pat.solved for j, pat in enumerate(patterns(p.spec))},
     }}
 
 
