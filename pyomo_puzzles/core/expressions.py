@@ -18,7 +18,7 @@ def total(variables: Iterable) -> LinearExpression:
 
 def difference(plus: Iterable, minus: Iterable) -> LinearExpression:
     """Σ plus - Σ minus over two lists of variables, built in one step (a flow's out minus in)."""
-    return LinearExpression([*plus, *(MonomialTermExpression((-1, v)) for v in minus)])
+    return LinearExpression([*plus, *[MonomialTermExpression((-1, v)) for v in minus]])
 
 
 def sum_over(var, keys: Iterable) -> LinearExpression:

@@ -387,11 +387,11 @@ def build_model() -> pyo.AbstractModel:
         """OUT(n), IN(n): the arcs that leave and enter node n; MAKING(j, t, k): pattern j's
         arcs of move k at step t (read off A here rather than given as data: one Pyomo set
         per node would be most of the build time)."""
-        m.OUT, m.IN, m.MAKING = defaultdict(list), defaultdict(list), defaultdict(list)
+        m.OUT, m.IN, m.MAKING = out, into, making = defaultdict(list), defaultdict(list), defaultdict(list)
         for (j, t, s, k, u), flow in m.f.items():
-            m.OUT[j, t, s].append(flow)
-            m.IN[j, t + 1, u].append(flow)
-            m.MAKING[j, t, k].append(flow)
+            out[j, t, s].append(flow)
+            into[j, t + 1, u].append(flow)
+            making[j, t, k].append(flow)
 
     @model.Constraint(model.STEPS)
     def one_move_per_step(m, t):
