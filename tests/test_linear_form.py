@@ -146,3 +146,27 @@ def test_column_bounds_are_pyomos_bounds_for_every_kind_of_variable():
     for var, low, high in zip(columns, lower, upper):
         want = (var.value, var.value) if var.fixed else var.bounds
         assert (low, high) == (-math.inf if want[0] is None else want[0], math.inf if want[1] is None else want[1]), var
+
+
+def test_column_bounds_of_plain_variables_are_pyomos_bounds():
+    """The vectorised path (no fixed variable, every bound a number or none) gives what
+    `VarData.bounds` gives, a domain's bounds narrowing a variable's own and the other way."""
+    import math
+
+    import pyomo.environ as pyo
+
+    from pyomo_puzzles.core.linear_form import column_bounds
+
+    m = pyo.ConcreteModel()
+    m.binary = pyo.Var([1, 2], domain=pyo.Binary)
+    m.unit = pyo.Var(bounds=(0, 1))
+    m.clipped = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(-3, 7))
+    m.narrowed = pyo.Var(domain=pyo.Binary, bounds=(0.5, 4))
+    m.fraction = pyo.Var(domain=pyo.PercentFraction, bounds=(-1, 0.25))
+    m.free = pyo.Var()
+    m.integer = pyo.Var(domain=pyo.Integers, bounds=(None, -2))
+    columns = list(m.component_data_objects(pyo.Var))
+    lower, upper = column_bounds(columns)
+    for var, low, high in zip(columns, lower, upper):
+        want = var.bounds
+        assert (low, high) == (-math.inf if want[0] is None else want[0], math.inf if want[1] is None else want[1]), var

@@ -201,7 +201,7 @@ def _assemble(term_rows, term_vars, term_coefs, row_lower, row_upper, offset, ma
     first_terms, cols = first_use_numbering(np.fromiter(map(id, term_vars), dtype=np.int64, count=len(term_vars)))
     columns = [term_vars[i] for i in first_terms]
 
-    fixed = np.fromiter((var.fixed for var in columns), dtype=bool, count=len(columns))
+    fixed = np.array([var._fixed for var in columns], dtype=bool)  # Pyomo's VarData.fixed, read directly
     if fixed.any() and not keep_fixed:  # a fixed variable is a constant: move it to the row bounds
         values = np.array([var.value if var.fixed else 0.0 for var in columns], dtype=float)
         moved = coefs * values[cols] * fixed[cols]
@@ -235,15 +235,31 @@ def _assemble(term_rows, term_vars, term_coefs, row_lower, row_upper, offset, ma
 
 def column_bounds(columns: list) -> tuple[np.ndarray, np.ndarray]:
     """(lower, upper) of each variable, -inf/inf where it has none; a fixed variable's are its value."""
-    domain_bounds: dict = {}
-    bounds = np.array([_bounds(var, domain_bounds) for var in columns], dtype=float).reshape(-1, 2)  # None -> nan
-    return np.nan_to_num(bounds[:, 0], nan=-INFINITY), np.nan_to_num(bounds[:, 1], nan=INFINITY)
+    # Pyomo's VarData: its own bounds (numbers, None or expressions), domain and fixed flag
+    lower, upper = [var._lb for var in columns], [var._ub for var in columns]
+    if not (_plain_bounds(lower) and _plain_bounds(upper)) or any([var._fixed for var in columns]):
+        domain_bounds: dict = {}
+        bounds = np.array([_bounds(var, domain_bounds) for var in columns], dtype=float).reshape(-1, 2)  # None -> nan
+        return np.nan_to_num(bounds[:, 0], nan=-INFINITY), np.nan_to_num(bounds[:, 1], nan=INFINITY)
+    domains = [id(var._domain) for var in columns]
+    per_domain = {key: var._domain.bounds() for key, var in dict(zip(domains, columns)).items()}
+    domain_lower = np.array([per_domain[key][0] for key in domains], dtype=float)  # None -> nan
+    domain_upper = np.array([per_domain[key][1] for key in domains], dtype=float)
+    low = np.fmax(np.array(lower, dtype=float), domain_lower)  # fmax, fmin: a nan (no bound) gives way
+    high = np.fmin(np.array(upper, dtype=float), domain_upper)
+    return np.nan_to_num(low, nan=-INFINITY), np.nan_to_num(high, nan=INFINITY)
+
+
+_PLAIN_BOUND_TYPES = frozenset(native_numeric_types) | {type(None)}
+
+
+def _plain_bounds(bounds: list) -> bool:
+    return set(map(type, bounds)) <= _PLAIN_BOUND_TYPES
 
 
 def _bounds(var, domain_bounds: dict) -> tuple:
     """The variable's bounds as `VarData.bounds` gives them, its domain's asked once per
-    domain: a quarter of the cost on the many columns of the exact-cover and network models,
-    whose bounds are plain numbers or none."""
+    domain (for a model with a fixed variable or a bound that is an expression)."""
     if var.fixed:
         return var.value, var.value
     lower, upper = var._lb, var._ub  # Pyomo's VarData: its own bounds, numbers, None or expressions
@@ -321,15 +337,9 @@ def form_digest(form: LinearForm) -> str:
 
 def _integer(columns: list) -> np.ndarray:
     """Whether each column is integer, asked once per distinct domain."""
-    integer_domain: dict = {}
-    flags = []
-    for var in columns:
-        domain = var.domain
-        flag = integer_domain.get(id(domain))
-        if flag is None:
-            flag = integer_domain[id(domain)] = var.is_integer()
-        flags.append(flag)
-    return np.array(flags, dtype=bool)
+    domains = [id(var._domain) for var in columns]
+    per_domain = {key: var.is_integer() for key, var in dict(zip(domains, columns)).items()}
+    return np.array([per_domain[key] for key in domains], dtype=bool)
 
 
 def first_use_column_order(form):
