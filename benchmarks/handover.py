@@ -29,7 +29,7 @@ sequence of small models). Issue 44's goals: on the IQ Twist challenges every so
 the revision's.
 
 Run:  python benchmarks/handover.py [--compare REF] [--solvers highs,cbc,...] [--iq 19-38]
-                                    [--rubik rubik/cube3_htm_depth_11_3,...] [--time-limit 120]
+                                    [--rubik rubik/cube3_htm_depth_11_3,...] [--time-limit 120] [--repeats 1]
 """
 
 from __future__ import annotations
@@ -148,6 +148,8 @@ def main() -> None:
     parser.add_argument("--iq", default="19-38", help="IQ Twist challenges FIRST-LAST ('' for none)")
     parser.add_argument("--rubik", default=",".join(RUBIK), help="Rubik instances, comma-separated ('' for none)")
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per run (default 120)")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="runs of every instance per version, the versions taking turns (default 1)")
     args = parser.parse_args()
     solvers = args.solvers.split(",")
     sets = {}
@@ -164,12 +166,16 @@ def main() -> None:
             versions[f"at {args.compare[:10]}"] = dict(base, PYTHONPATH=str(before))
         print(f"# command: python benchmarks/handover.py {' '.join(sys.argv[1:])}")
         print(f"# {os.cpu_count()} cores; isolated runs, 1 thread, time limit {args.time_limit:g} s; medians over the "
-              "runs solved; versions alternate solver by solver")
+              f"runs solved; {args.repeats} run(s) per instance and version, the versions taking turns")
         for title, names in sets.items():
             results: dict = {}
             for solver in solvers:
-                for version, env in versions.items():
-                    records = batch(solver, env, names, args.time_limit)
+                runs: dict = {version: [] for version in versions}
+                for _ in range(args.repeats):
+                    for version, env in versions.items():
+                        records = batch(solver, env, names, args.time_limit)
+                        runs[version] = None if records is None else runs[version] + records
+                for version, records in runs.items():
                     results[solver, version] = None if records is None else per_model(records)
             table(title, results, solvers, list(versions))
             digest_check(results, solvers, "now")

@@ -116,6 +116,16 @@ class Pattern:
         """The code of each pattern `codes[i]` after move `moves[i]`."""
         return _moved(self.label_moves, self.labels, len(self.cubies), moves, codes)
 
+    def after_each(self, codes: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """The code of every pattern of `codes` after every move of `moves`, as
+        `after(np.tile(moves, len(codes)), np.repeat(codes, len(moves)))` (each code's digits
+        worked out once, not once per move)."""
+        out = np.zeros((len(codes), len(moves)), dtype=np.int64)
+        for i in range(len(self.cubies)):
+            digit = (codes // self.labels ** i) % self.labels
+            out += self.label_moves[np.ix_(moves, digit)].T * self.labels ** i
+        return out.reshape(-1)
+
 
 def _moved(label_moves: np.ndarray, size: int, m: int, moves: np.ndarray, codes: np.ndarray) -> np.ndarray:
     out = np.zeros(len(codes), dtype=np.int64)
@@ -200,7 +210,7 @@ def _pruned_network(pat: Pattern, start: int, horizon: int, first_moves: list[in
         moves = np.array(first_moves if t == 0 else range(len(pat.label_moves)))
         src = np.repeat(layer, len(moves))
         mv = np.tile(moves, len(layer))
-        dst = pat.after(mv, src)
+        dst = pat.after_each(layer, moves)
         keep = pat.to_solved[dst] <= horizon - t - 1
         arcs.append((src[keep], mv[keep], dst[keep]))
         layer = np.unique(dst[keep])
@@ -209,10 +219,19 @@ def _pruned_network(pat: Pattern, start: int, horizon: int, first_moves: list[in
     alive = np.array([pat.solved])
     for t in range(horizon - 1, -1, -1):
         src, mv, dst = arcs[t]
-        keep = np.isin(dst, alive)
+        keep = _members(dst, alive)
         arcs[t] = (src[keep], mv[keep], dst[keep])
         alive = np.unique(src[keep])
     return arcs
+
+
+def _members(values: np.ndarray, sorted_unique: np.ndarray) -> np.ndarray:
+    """np.isin(values, sorted_unique) for a sorted array of distinct values, by binary search
+    (np.isin sorts both again: a third of the time spent pruning the networks)."""
+    if len(sorted_unique) == 0:
+        return np.zeros(len(values), dtype=bool)
+    found = np.searchsorted(sorted_unique, values)
+    return sorted_unique[np.minimum(found, len(sorted_unique) - 1)] == values
 
 
 def part(spec: CubeState, prefix: tuple[str, ...], horizon: int,
