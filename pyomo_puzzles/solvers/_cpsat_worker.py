@@ -49,15 +49,18 @@ a few thousand columns takes up to half a millisecond that the asker need not wa
 
 
 def read_frame(stream, frame: list) -> dict:
-    """The arrays a request's ``frame`` lists, read from the bytes that follow its line."""
-    arrays = {}
-    for name, dtype, length in frame:
-        kind = np.dtype(dtype)
-        size = kind.itemsize * int(length)
-        data = stream.read(size)
-        if len(data) != size:
-            raise EOFError("the request's arrays ended early")
-        arrays[name] = np.frombuffer(data, dtype=kind)
+    """The arrays a request's ``frame`` lists, read in one go from the bytes that follow its
+    line into one buffer, each array a view of it (the asker sends the arrays of wider types
+    first, so that each view is aligned)."""
+    kinds = [(name, np.dtype(dtype), int(length)) for name, dtype, length in frame]
+    data = np.empty(sum(kind.itemsize * length for _, kind, length in kinds), dtype=np.uint8)
+    if stream.readinto(data) != len(data):
+        raise EOFError("the request's arrays ended early")
+    arrays, start = {}, 0
+    for name, kind, length in kinds:
+        end = start + kind.itemsize * length
+        arrays[name] = data[start:end].view(kind)
+        start = end
     return arrays
 
 
@@ -73,13 +76,16 @@ def matrix(arrays: dict):
     by_columns = sp.csc_matrix((arrays["value"], arrays["index"], arrays["start"]), shape=(rows, columns))
     by_columns.check_format(full_check=True)
     by_rows = by_columns.tocsr()
-    if "cut_lower" in arrays:
-        _same_length(arrays, len(arrays["cut_lower"]), ("cut_upper",))
-        cuts = sp.csr_matrix((arrays["cut_value"], arrays["cut_index"], arrays["cut_start"]),
-                             shape=(len(arrays["cut_lower"]), columns))
-        cuts.check_format(full_check=True)
-        by_rows = sp.vstack([by_rows, cuts], format="csr")
-    return by_rows
+    if "cut_lower" not in arrays:
+        return by_rows
+    cut_rows = len(arrays["cut_lower"])
+    _same_length(arrays, cut_rows, ("cut_upper",))
+    cuts = sp.csr_matrix((arrays["cut_value"], arrays["cut_index"], arrays["cut_start"]), shape=(cut_rows, columns))
+    cuts.check_format(full_check=True)
+    # the cuts' rows after the form's, joined by hand (scipy's vstack takes twice as long)
+    start = np.concatenate([by_rows.indptr, by_rows.indptr[-1] + cuts.indptr[1:]])
+    return sp.csr_matrix((np.concatenate([by_rows.data, cuts.data]), np.concatenate([by_rows.indices, cuts.indices]),
+                          start), shape=(rows + cut_rows, columns))
 
 
 def _same_length(arrays: dict, length: int, names: tuple) -> None:

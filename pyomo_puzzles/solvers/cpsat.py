@@ -141,7 +141,7 @@ class _Worker:
         # kills the worker with a run it kills), not any other child
         return self._owner == os.getppid() and os.getpgrp() == os.getpid() and _alive(self._process.pid)
 
-    def _ask(self, request: dict, payload: bytes,
+    def _ask(self, request: dict, payload: list,
              on_point: Callable[[str], bool] | None = None) -> tuple[dict | None, str | None]:
         process, state, mine = self._process, self._state.fileno(), self._owner == os.getpid()
         try:  # the owner waits for a run that uses its worker; a run does not wait
@@ -174,14 +174,13 @@ class _Worker:
         return None, f"the worker died (exit code {process.returncode}): {self._last_error_line()}"
 
     @staticmethod
-    def _exchange(process: subprocess.Popen, request: dict, payload: bytes, asker: str,
+    def _exchange(process: subprocess.Popen, request: dict, payload: list, asker: str,
                   on_point: Callable[[str], bool] | None = None) -> str | None:
         """Write the request and its arrays, read its answer: None if the worker died first.
         Lines of the enumeration's points (``<asker>+ ...``) go to `on_point` until it says stop."""
         point, wanted = f"{asker}+", on_point is not None
         try:
-            process.stdin.write(json.dumps(request).encode() + b"\n" + payload)
-            process.stdin.flush()
+            _write_all(process.stdin.fileno(), [json.dumps(request).encode() + b"\n", *payload])
             while line := process.stdout.readline():
                 answered, _, reply = line.decode().strip().partition(" ")
                 if answered == asker:
@@ -243,15 +242,29 @@ WORKER = _Worker()
 _DTYPES = {"start": "<i4", "index": "<i4", "integer": "|u1", "cut_start": "<i4", "cut_index": "<i4"}
 """The arrays' types on the pipe (others: float64): scipy's own for a matrix of up to 2^31 entries."""
 
+_MOST_CHUNKS = 1024
+"""Chunks one `os.writev` takes (Linux's IOV_MAX)."""
 
-def _framed(request: dict, arrays: dict) -> tuple[dict, bytes]:
-    """The request naming its arrays (``frame``: name, dtype, length) and their raw bytes."""
-    frame, chunks = [], []
-    for name, array in arrays.items():
-        array = np.ascontiguousarray(array, dtype=_DTYPES.get(name, "<f8"))
-        frame.append([name, array.dtype.str, len(array)])
-        chunks.append(array.tobytes())
-    return (dict(request, frame=frame) if frame else request), b"".join(chunks)
+
+def _framed(request: dict, arrays: dict) -> tuple[dict, list]:
+    """The request naming its arrays (``frame``: name, dtype, length) and the arrays to send
+    after its line, as they are (no copy where they have the pipe's type already): the wider
+    types first, so that the worker's views of the one buffer it reads them into are aligned."""
+    typed = [(name, np.ascontiguousarray(array, dtype=_DTYPES.get(name, "<f8"))) for name, array in arrays.items()]
+    typed.sort(key=lambda named: -named[1].itemsize)
+    frame = [[name, array.dtype.str, len(array)] for name, array in typed]
+    return (dict(request, frame=frame) if frame else request), [array for _, array in typed]
+
+
+def _write_all(fd: int, chunks: list) -> None:
+    """Write the chunks (bytes, arrays) to `fd` in as few system calls as it takes, copying none."""
+    views = [view for view in (memoryview(chunk).cast("B") for chunk in chunks) if len(view)]
+    while views:
+        written = os.writev(fd, views[:_MOST_CHUNKS])
+        while views and written >= len(views[0]):
+            written -= len(views.pop(0))
+        if written:
+            views[0] = views[0][written:]
 
 
 def _matrix_arrays(form: LinearForm) -> dict:
