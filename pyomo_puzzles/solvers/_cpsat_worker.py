@@ -4,8 +4,9 @@ OR-Tools and highspy bundle incompatible native libraries, so the framework neve
 OR-Tools itself: the `cpsat` adapter sends the model's matrix (`core.linear_form`) to a
 worker process started as ``python -m pyomo_puzzles.solvers._cpsat_worker``. The worker
 imports OR-Tools, writes ``ready`` on its standard output, then answers one request at a
-time on its standard input with one line on its standard output, ``<id> <answer>`` or
-``<id> error: <reason>``, and stops when its input closes. Importing OR-Tools takes most of
+time on its standard input with one line on its standard output, ``<id> <answer>`` (a
+solve's column values follow it as raw bytes) or ``<id> error: <reason>``, and stops when
+its input closes. Importing OR-Tools takes most of
 a second, so one worker serves all the models of a process (a staged run solves up to a
 hundred) and, started by a batch process before it forks its runs, all the runs of the
 batch (`cpsat._Worker`).
@@ -13,7 +14,8 @@ batch (`cpsat._Worker`).
 A request is one JSON line (id, and ``solve`` or ``enumerate`` with the request's numbers)
 whose ``frame`` lists arrays as ``[name, numpy dtype, length]``; their raw bytes follow the
 line, back to back in that order (a 2,000-column model's arrays: 0.1 ms to send and read,
-against about 14 ms as JSON lists and 2 ms as base64 text in the line). The arrays are a `LinearForm`'s: ``start``, ``index``, ``value``
+against about 14 ms as JSON lists and 2 ms as base64 text in the line), written by the asker
+in one system call and read here in one. The arrays are a `LinearForm`'s: ``start``, ``index``, ``value``
 (the matrix by columns), ``row_lower``, ``row_upper``, ``col_lower``, ``col_upper``,
 ``cost``, ``integer``, and, for rows added since (no-good cuts), ``cut_start``,
 ``cut_index``, ``cut_value``, ``cut_lower``, ``cut_upper`` (by rows).
@@ -22,7 +24,7 @@ against about 14 ms as JSON lists and 2 ms as base64 text in the line). The arra
 model from the arrays in one call and solves it with CP-SAT (model_builder's "sat", which
 scales fractional coefficients and takes continuous columns as CP-SAT's own MIP reader
 does). The answer, in JSON: status, objective, bound (both with the offset), the solve's
-seconds, and the column values (float64 bytes in base64; empty without a solution).
+seconds, and how many column values follow the line as float64 bytes (none without a solution).
 
 ``enumerate`` (with time_limit, seed; `enumerate_all`) asks for every solution: each one is
 a line ``<id>+ <nonzero columns>`` as CP-SAT finds it, then the answer line. A SIGUSR1 asks
@@ -31,7 +33,6 @@ the worker to stop such a search at its next solution.
 
 from __future__ import annotations
 
-import base64
 import ctypes
 import json
 import os
@@ -138,7 +139,7 @@ def solve(arrays: dict, offset: float = 0.0, maximise: bool = False, time_limit:
         "objective": solver.objective_value() if found else None,
         "bound": solver.best_objective_bound() if found else None,
         "seconds": seconds,
-        "values": base64.b64encode(values.tobytes()).decode("ascii"),
+        "values": values,
     }
 
 
@@ -275,7 +276,7 @@ def _resident_bytes() -> int:
 def serve() -> None:
     """Say ``ready`` once OR-Tools is imported, then answer requests (see the module
     docstring) on standard input until it closes."""
-    requests, replies = sys.stdin.buffer, os.fdopen(os.dup(1), "w")
+    requests, replies = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # whatever the solver prints goes to standard error, not into the replies
     import scipy.sparse  # noqa: F401 - the matrix's form for OR-Tools: before the first request, not in its time
 
@@ -283,22 +284,32 @@ def serve() -> None:
 
     trim, ready = _memory_returner(), _resident_bytes()
     signal.signal(signal.SIGUSR1, lambda signum, frame: STOP.update(asked=True))
-    replies.write("ready\n")
+    replies.write(b"ready\n")
     replies.flush()
     while line := requests.readline():
         request = json.loads(line)
         asked = request.get("id", "")
         try:
-            reply = json.dumps(answer(request, read_frame(requests, request.get("frame", [])), replies))
+            reply, values = framed_reply(answer(request, read_frame(requests, request.get("frame", [])), replies))
         except EOFError:  # the asker died while sending: nobody waits for an answer
             break
         except Exception as error:  # report and go on: the next model may be fine
-            reply = f"error: {type(error).__name__}: {error}".splitlines()[0]
-        replies.write(f"{asked} {reply}\n")
+            reply, values = f"error: {type(error).__name__}: {error}".splitlines()[0], b""
+        replies.write(f"{asked} {reply}\n".encode())
+        replies.write(values)
         replies.flush()
         SPENT.clear()
         if _resident_bytes() > ready + KEPT_MEMORY or not ready:
             trim(0)
+
+
+def framed_reply(answered: dict) -> tuple[str, bytes]:
+    """The answer's line and the raw bytes that follow it: the column values, whose number
+    the line gives in their place."""
+    if "values" not in answered:
+        return json.dumps(answered), b""
+    values = np.ascontiguousarray(answered["values"], dtype="<f8")
+    return json.dumps(dict(answered, values=len(values))), values.tobytes()
 
 
 def answer(request: dict, arrays: dict, replies) -> dict:
@@ -307,7 +318,7 @@ def answer(request: dict, arrays: dict, replies) -> dict:
     asked = request.get("id", "")
     if "enumerate" in request:
         def emit(point, asked=asked):
-            replies.write(f"{asked}+ {json.dumps(point, separators=(',', ':'))}\n")
+            replies.write(f"{asked}+ {json.dumps(point, separators=(',', ':'))}\n".encode())
             replies.flush()
 
         return enumerate_all(arrays, emit, request.get("time_limit"), request.get("seed"))

@@ -12,7 +12,6 @@ second, more than most models take to solve).
 from __future__ import annotations
 
 import atexit
-import base64
 import contextlib
 import fcntl
 import importlib.util
@@ -163,8 +162,8 @@ class _Worker:
                 os.pwrite(state, _IDLE, 0)
         finally:
             fcntl.lockf(state, fcntl.LOCK_UN)
-        if reply and reply.startswith("{"):
-            return json.loads(reply), None
+        if isinstance(reply, dict):
+            return reply, None
         if reply:
             return None, reply.removeprefix("error: ")
         if not mine:
@@ -175,25 +174,27 @@ class _Worker:
 
     @staticmethod
     def _exchange(process: subprocess.Popen, request: dict, payload: list, asker: str,
-                  on_point: Callable[[str], bool] | None = None) -> str | None:
-        """Write the request and its arrays, read its answer: None if the worker died first.
-        Lines of the enumeration's points (``<asker>+ ...``) go to `on_point` until it says stop."""
+                  on_point: Callable[[str], bool] | None = None) -> dict | str | None:
+        """Write the request and its arrays, read its answer (a dict, or the worker's error
+        text): None if the worker died first. Lines of the enumeration's points
+        (``<asker>+ ...``) go to `on_point` until it says stop."""
         point, wanted = f"{asker}+", on_point is not None
         try:
             _write_all(process.stdin.fileno(), [json.dumps(request).encode() + b"\n", *payload])
             while line := process.stdout.readline():
                 answered, _, reply = line.decode().strip().partition(" ")
-                if answered == asker:
-                    return reply
                 if answered == point:
                     if wanted and not on_point(reply):
                         wanted = False
                         with contextlib.suppress(ProcessLookupError):
                             os.kill(process.pid, signal.SIGUSR1)
                     continue
+                answer = _answer(reply, process.stdout)
+                if answered == asker:
+                    return answer if answer is not None else reply
                 # an answer to a process that died before reading it (the state file keeps
                 # this from happening; should it, the answer is not taken for this one)
-        except (BrokenPipeError, OSError):
+        except (BrokenPipeError, OSError, EOFError):
             pass
         return None
 
@@ -267,6 +268,20 @@ def _write_all(fd: int, chunks: list) -> None:
             views[0] = views[0][written:]
 
 
+def _answer(reply: str, stream) -> dict | None:
+    """The worker's answer on a line (None: its error text), with the column values that
+    follow the line as raw bytes when it says how many."""
+    if not reply.startswith("{"):
+        return None
+    answer = json.loads(reply)
+    if "values" in answer:
+        data = stream.read(8 * answer["values"])
+        if len(data) != 8 * answer["values"]:
+            raise EOFError("the worker died while sending the values")
+        answer["values"] = np.frombuffer(data, dtype="<f8")
+    return answer
+
+
 def _matrix_arrays(form: LinearForm) -> dict:
     """A form's arrays as the worker takes them (the module docstring of `_cpsat_worker`)."""
     return {"start": form.start, "index": form.index, "value": form.value,
@@ -319,7 +334,7 @@ class MatrixSession:
 def _outcome(answer: dict, limit: float | None) -> SolveOutcome:
     """The worker's answer in the contract's words: CP-SAT's FEASIBLE (or anything else but a
     proof) at the time limit is ``time_limit``."""
-    values = np.frombuffer(base64.b64decode(answer["values"]), dtype="<f8")
+    values = answer["values"]
     status = answer["status"]
     ran_out = limit is not None and answer["seconds"] >= 0.99 * limit
     if status == "feasible" and ran_out:
