@@ -243,9 +243,6 @@ WORKER = _Worker()
 _DTYPES = {"start": "<i4", "index": "<i4", "integer": "|u1", "cut_start": "<i4", "cut_index": "<i4"}
 """The arrays' types on the pipe (others: float64): scipy's own for a matrix of up to 2^31 entries."""
 
-_MOST_CHUNKS = 1024
-"""Chunks one `os.writev` takes (Linux's IOV_MAX)."""
-
 
 def _framed(request: dict, arrays: dict) -> tuple[dict, list]:
     """The request naming its arrays (``frame``: name, dtype, length) and the arrays to send
@@ -258,14 +255,13 @@ def _framed(request: dict, arrays: dict) -> tuple[dict, list]:
 
 
 def _write_all(fd: int, chunks: list) -> None:
-    """Write the chunks (bytes, arrays) to `fd` in as few system calls as it takes, copying none."""
-    views = [view for view in (memoryview(chunk).cast("B") for chunk in chunks) if len(view)]
-    while views:
-        written = os.writev(fd, views[:_MOST_CHUNKS])
-        while views and written >= len(views[0]):
-            written -= len(views.pop(0))
-        if written:
-            views[0] = views[0][written:]
+    """Write the chunks (bytes, arrays: a request's few) to `fd` in one system call, copying none."""
+    views = [memoryview(chunk).cast("B") for chunk in chunks]
+    left = sum(view.nbytes for view in views) - os.writev(fd, views)
+    if left:  # a write cut short (by a signal): the rest
+        rest = memoryview(b"".join(views))[-left:]
+        while rest:
+            rest = rest[os.write(fd, rest):]
 
 
 def _answer(reply: str, stream) -> dict | None:
