@@ -295,8 +295,7 @@ def serve() -> None:
             break
         except Exception as error:  # report and go on: the next model may be fine
             reply, values = f"error: {type(error).__name__}: {error}".splitlines()[0], b""
-        replies.write(f"{asked} {reply}\n".encode())
-        replies.write(values)
+        replies.write(f"{asked} {reply}\n".encode() + values)  # one write: the asker wakes once
         replies.flush()
         SPENT.clear()
         if _resident_bytes() > ready + KEPT_MEMORY or not ready:
