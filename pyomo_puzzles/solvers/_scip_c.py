@@ -27,6 +27,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from pyomo_puzzles.solvers._c_loops import loops
+
 _OKAY = 1  # SCIP_RETCODE SCIP_OKAY
 _BINARY, _INTEGER, _CONTINUOUS = 0, 1, 3  # SCIP_VARTYPE
 _MINIMIZE, _MAXIMIZE = 1, -1  # SCIP_OBJSENSE
@@ -118,7 +120,9 @@ def give_back(model) -> None:
 
 
 def keep_one() -> None:
-    """Create an idle instance now (a warm-up, so that runs forked afterwards find one)."""
+    """Create an idle instance now and compile the hand-over's loops (`_c_loops`): a warm-up,
+    so that runs forked afterwards find both."""
+    loops()
     if not _IDLE:
         import pyscipopt  # see library
 
@@ -134,8 +138,8 @@ class Problem:
         weakref.finalize(self, give_back, self.model)
         self.lib, self.scip = library(), pointer(self.model)
         self.infinity = self.lib.SCIPinfinity(self.scip)
-        self.lower = np.clip(form.col_lower, -self.infinity, self.infinity)
-        self.upper = np.clip(form.col_upper, -self.infinity, self.infinity)
+        self.lower = np.clip(np.asarray(form.col_lower, dtype=np.float64), -self.infinity, self.infinity)
+        self.upper = np.clip(np.asarray(form.col_upper, dtype=np.float64), -self.infinity, self.infinity)
         self.variables = self._add_variables(form)
         self._add_rows(*_row_major(form), form.row_lower, form.row_upper)
         call(self.lib.SCIPsetObjsense(self.scip, _MAXIMIZE if form.maximise else _MINIMIZE), "setting the sense")
@@ -143,15 +147,29 @@ class Problem:
             call(self.lib.SCIPaddOrigObjoffset(self.scip, float(form.offset)), "adding the objective offset")
 
     def _add_variables(self, form) -> np.ndarray:
+        """SCIP's variables of the columns, in a compiled loop where there is one (`_c_loops`)."""
+        kinds = _kinds(form.integer, self.lower, self.upper).astype(np.int32)
+        cost = np.ascontiguousarray(form.cost, dtype=np.float64)
+        compiled = loops()
+        if compiled is None:
+            return self._add_variables_from_python(cost, kinds)
+        lib = self.lib
+        made = np.zeros(len(kinds), dtype=np.uintp)
+        added = compiled.scip_add_variables((lib.SCIPcreateVarBasic, lib.SCIPaddVar, lib.SCIPreleaseVar), self.scip,
+                                            self.lower, self.upper, cost, kinds, made)
+        if added != len(kinds):
+            raise RuntimeError(f"SCIP: adding variable {added} failed")
+        return made
+
+    def _add_variables_from_python(self, cost: np.ndarray, kinds: np.ndarray) -> np.ndarray:
         lib, scip = self.lib, self.scip
         create, add, release = lib.SCIPcreateVarBasic, lib.SCIPaddVar, lib.SCIPreleaseVar
         var = _P()
         reference = ctypes.byref(var)
-        kinds = _kinds(form.integer, self.lower, self.upper).tolist()
         made = []
-        for low, high, cost, kind in zip(self.lower.tolist(), self.upper.tolist(), form.cost.tolist(), kinds):
+        for low, high, coefficient, kind in zip(self.lower.tolist(), self.upper.tolist(), cost.tolist(), kinds.tolist()):
             # the checks inline: a Python call per C call would cost as much as the C call
-            if not (create(scip, reference, None, low, high, cost, kind) == _OKAY and add(scip, var) == _OKAY):
+            if not (create(scip, reference, b"", low, high, coefficient, kind) == _OKAY and add(scip, var) == _OKAY):
                 raise RuntimeError("SCIP: adding a variable failed")
             made.append(var.value)
             if release(scip, reference) != _OKAY:  # the problem holds it now
@@ -159,20 +177,33 @@ class Problem:
         return np.array(made, dtype=np.uintp)
 
     def _add_rows(self, start, index, value, lower, upper) -> None:
-        """Rows in compressed-row form; a row without entries is a linear constraint over
-        no variable, which SCIP decides in presolving."""
-        lib, scip = self.lib, self.scip
-        create, add, release = lib.SCIPcreateConsBasicLinear, lib.SCIPaddCons, lib.SCIPreleaseCons
+        """Rows in compressed-row form, in a compiled loop where there is one (`_c_loops`); a
+        row without entries is a linear constraint over no variable, which SCIP decides in
+        presolving."""
+        start = np.ascontiguousarray(start, dtype=np.int64)
         row_vars = np.ascontiguousarray(self.variables[np.asarray(index, dtype=np.intp)])
         coefficients = np.ascontiguousarray(value, dtype=np.float64)
+        lower = np.clip(np.asarray(lower, dtype=np.float64), -self.infinity, self.infinity)
+        upper = np.clip(np.asarray(upper, dtype=np.float64), -self.infinity, self.infinity)
+        compiled = loops()
+        if compiled is None:
+            self._add_rows_from_python(start, row_vars, coefficients, lower, upper)
+            return
+        lib = self.lib
+        added = compiled.scip_add_rows((lib.SCIPcreateConsBasicLinear, lib.SCIPaddCons, lib.SCIPreleaseCons), self.scip,
+                                       start, row_vars, coefficients, lower, upper)
+        if added != len(lower):
+            raise RuntimeError(f"SCIP: adding row {added} failed")
+
+    def _add_rows_from_python(self, start, row_vars, coefficients, lower, upper) -> None:
+        lib, scip = self.lib, self.scip
+        create, add, release = lib.SCIPcreateConsBasicLinear, lib.SCIPaddCons, lib.SCIPreleaseCons
         var_base, coefficient_base = row_vars.ctypes.data, coefficients.ctypes.data
         cons = _P()
         reference = ctypes.byref(cons)
-        starts = np.asarray(start).tolist()
-        lows = np.clip(lower, -self.infinity, self.infinity).tolist()
-        highs = np.clip(upper, -self.infinity, self.infinity).tolist()
-        for first, end, low, high in zip(starts, starts[1:], lows, highs):
-            # the checks inline, as in _add_variables; the problem holds the row once added
+        starts = start.tolist()
+        for first, end, low, high in zip(starts, starts[1:], lower.tolist(), upper.tolist()):
+            # the checks inline, as in _add_variables_from_python; the problem holds the row once added
             if not (create(scip, reference, b"", end - first, var_base + 8 * first, coefficient_base + 8 * first,
                            low, high) == _OKAY and add(scip, cons) == _OKAY and release(scip, reference) == _OKAY):
                 raise RuntimeError("SCIP: adding a row failed")
