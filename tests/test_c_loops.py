@@ -33,10 +33,19 @@ def loops(request, monkeypatch):
     _c_loops.loops.cache_clear()
 
 
-@pytest.mark.skipif(not HAS_LLVMLITE, reason="llvmlite is not installed")
-def test_the_loops_compile_where_llvmlite_is_installed(monkeypatch):
+@pytest.fixture
+def compiled(monkeypatch):
+    """The compiled loops, whatever the switch says in the environment of the tests."""
+    if not HAS_LLVMLITE:
+        pytest.skip("llvmlite is not installed")
     monkeypatch.delenv(_c_loops.SWITCH, raising=False)
-    assert _c_loops.loops() is not None
+    _c_loops.loops.cache_clear()
+    yield _c_loops.loops()
+    _c_loops.loops.cache_clear()
+
+
+def test_the_loops_compile_where_llvmlite_is_installed(compiled):
+    assert compiled is not None
 
 
 def test_the_switch_turns_them_off(loops, request):
@@ -73,16 +82,13 @@ def test_a_persistent_session_takes_rows_and_bounds(solver, loops):
     assert not any(i % 31 + 1 in chosen for i in chosen)
 
 
-@pytest.mark.skipif(not HAS_LLVMLITE, reason="llvmlite is not installed")
 @pytest.mark.parametrize("arrays", [
     (np.arange(3, dtype=np.int64), np.zeros(3)),  # a C int is 32 bits
     (np.arange(3, dtype=np.int32), np.zeros(6)[::2]),  # not contiguous
     (np.arange(3, dtype=np.int32), np.zeros(2)),  # shorter than the first
     (np.zeros(3), np.arange(3, dtype=np.int32)),  # no loop of that signature
 ], ids=["int64", "strided", "short", "signature"])
-def test_a_loop_refuses_arrays_it_would_misread(arrays, monkeypatch):
-    monkeypatch.delenv(_c_loops.SWITCH, raising=False)
-    compiled = _c_loops.loops()
+def test_a_loop_refuses_arrays_it_would_misread(arrays, compiled):
     never_called = _c_loops.ctypes.CFUNCTYPE(None)(lambda: None)
     with pytest.raises(TypeError):
         compiled.each(never_called, None, *arrays)
