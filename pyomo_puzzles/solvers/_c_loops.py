@@ -5,16 +5,17 @@ and column.
 Why: a ctypes call costs 0.3 to 1 µs (argument conversion, libffi), more than the C
 function it calls when that function stores a bound. On a median part of
 ``rubik/cube3_htm_depth_11_3`` (1,478 columns, 1,543 rows) SCIP's three calls per variable
-and per row took 11 ms through ctypes and 1.1 ms in a C loop (SCIP's own work); GLPK's
-per-row and per-column calls took 4.8 ms through ctypes.
+and per row took 10 to 11 ms from Python and 1.5 to 1.7 ms in these loops (SCIP's own work
+is most of that); GLPK's calls per row and per column took 4.5 to 4.8 ms from Python and
+0.6 ms in these loops, checks and ``glp_load_matrix`` included.
 
 How: the loops are LLVM IR (below), compiled into this process's memory by llvmlite, numba's
 code generator (installed with numba: the extras ``dlx`` and ``full``); the C functions they
-call arrive as addresses. Not numba itself: importing it takes 0.8 to 1.1 s, llvmlite 0.08 s
-and compiling these loops a few hundredths of a second, paid once per process by the
-adapters' warm-up (`loops`), which forked runs inherit. Without llvmlite, or where its LLVM
-rejects this IR (opaque pointers: LLVM 15 or newer), or with
-``PYOMO_PUZZLES_COMPILED_LOOPS=off``, `loops` is None and the adapters loop in Python.
+call arrive as addresses. Not numba itself: importing it takes 0.8 to 1.1 s, llvmlite 0.08
+to 0.13 s and compiling these loops 0.03 s, paid once per process by the adapters' warm-up
+(`loops`), which forked runs inherit. Without llvmlite, or where its LLVM rejects this IR
+(opaque pointers: LLVM 15 or newer), or with ``PYOMO_PUZZLES_COMPILED_LOOPS=off``, `loops`
+is None and the adapters loop in Python.
 
 The loops check nothing: every array is checked here (type, length, contiguity), and what a
 C library would abort on is checked by the adapter before (`_matrix.check_form`).

@@ -178,7 +178,8 @@ class Problem:
         var = _P()
         reference = ctypes.byref(var)
         made = []
-        for low, high, coefficient, kind in zip(self.lower.tolist(), self.upper.tolist(), cost.tolist(), kinds.tolist()):
+        columns = zip(self.lower.tolist(), self.upper.tolist(), cost.tolist(), kinds.tolist())
+        for low, high, coefficient, kind in columns:
             # the checks inline: a Python call per C call would cost as much as the C call
             if not (create(scip, reference, b"", low, high, coefficient, kind) == _OKAY and add(scip, var) == _OKAY):
                 raise RuntimeError("SCIP: adding a variable failed")

@@ -203,7 +203,8 @@ class MatrixSession:
                   *_bounds(form.row_lower, form.row_upper))
         call_each(lib.glp_set_col_bnds, problem, _indices(1, self._n_cols), *_bounds(form.col_lower, form.col_upper))
         integer = np.flatnonzero(form.integer)
-        call_each(lib.glp_set_col_kind, problem, (integer + 1).astype(np.int32), np.full(len(integer), GLP_IV, np.int32))
+        call_each(lib.glp_set_col_kind, problem, (integer + 1).astype(np.int32),
+                  np.full(len(integer), GLP_IV, dtype=np.int32))
 
     def _load_objective(self, form: LinearForm) -> None:
         lib, problem = self._lib, self._problem
