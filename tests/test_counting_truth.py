@@ -183,7 +183,7 @@ def test_the_kit_compares_the_plain_count_with_the_orbit_counts(queens, tmp_path
     assert "solutions through orbits" in failed[orbit_cases[0]]
 
 
-@pytest.mark.parametrize("solver", ["highs", "scip", "gurobi", "cplex"])
+@pytest.mark.parametrize("solver", ["highs", "cbc", "glpk", "scip", "gurobi", "cplex"])
 def test_a_persistent_count_by_no_good_cuts_on_the_matrix(queens, solver):
     """Every matrix session's persistent path (new rows and bounds between solves, issue 44)
     counts the 92 boards of eight queens, each solution once, by no-good cuts."""

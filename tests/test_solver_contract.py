@@ -123,7 +123,7 @@ def test_model_over_a_licence_limit(solver):
         assert outcome.objective == pytest.approx(1250)
 
 
-MATRIX_SOLVERS = solver_params(("highs", "scip", "gurobi", "cplex"))
+MATRIX_SOLVERS = solver_params(("highs", "cbc", "glpk", "scip", "gurobi", "cplex"))
 
 
 @pytest.mark.parametrize("solver", MATRIX_SOLVERS)

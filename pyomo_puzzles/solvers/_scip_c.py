@@ -1,5 +1,7 @@
 """SCIP's C API through ctypes, on the library PySCIPOpt's wheel bundles: a `LinearForm`
-handed to SCIP one C call per variable and per row, and read back in one call.
+handed to SCIP three C calls per variable and per row, made in loops compiled once per
+process (`_c_loops`, where llvmlite is installed; from Python otherwise), and read back in
+one call.
 
 Why not PySCIPOpt's own interface: it takes rows only as `Expr` objects (one Python object
 per term, normalised in Python), and its matrix API (`addMatrixVar`, `addMatrixCons`)
@@ -8,9 +10,18 @@ columns, 1,506 rows, 4,730 entries) that took 143 ms per row through `addCons` a
 through `addMatrixCons`, against 8 to 15 ms through ctypes (`SCIPcreateVarBasic`,
 `SCIPaddVar`, `SCIPcreateConsBasicLinear`, `SCIPaddCons`). SCIP reading the same model
 from an MPS file takes 3 to 6 ms itself, and writing that file from numpy as much again:
-no faster, and it would add text formatting to get wrong. What remains is SCIP's own work
-and about half a microsecond per ctypes call (measured for issue 44, on a shared machine:
-the ratios held, the milliseconds varied by up to a factor of three with its load).
+no faster, and it would add text formatting to get wrong (measured for issue 44, on a
+shared machine: the ratios held, the milliseconds varied by up to a factor of three with
+its load).
+
+Where a hand-over's time goes now (a median part of that instance: 1,478 columns, 1,543
+rows; medians on the same shared machine): SCIP's own work creating the problem, measured
+in a C loop, 1.1 to 1.3 ms (variables 0.4 to 0.55 ms, rows 0.5 to 0.55 ms), the same calls
+from Python 10 to 11 ms (ctypes' argument conversion, about 1 µs per call, 9,000 calls); and
+SCIP freeing the solved problem when the session ends, 1.0 ms for the transformed problem
+and 0.35 ms for the original: SCIP's own work again, which no C call avoids. Variables are
+named "" (as rows are): SCIP then neither prints a name for each (``_var%d_``) nor hashes
+it, 0.3 ms less per model; nothing here looks a variable up by name.
 
 Creating a SCIP instance with its default plugins costs 11 to 15 ms: more than loading a
 small model. Instances are therefore kept (`take`, `give_back`): a session takes an idle
@@ -26,6 +37,8 @@ import weakref
 from functools import lru_cache
 
 import numpy as np
+
+from pyomo_puzzles.solvers._c_loops import loops
 
 _OKAY = 1  # SCIP_RETCODE SCIP_OKAY
 _BINARY, _INTEGER, _CONTINUOUS = 0, 1, 3  # SCIP_VARTYPE
@@ -118,7 +131,9 @@ def give_back(model) -> None:
 
 
 def keep_one() -> None:
-    """Create an idle instance now (a warm-up, so that runs forked afterwards find one)."""
+    """Create an idle instance now and compile the hand-over's loops (`_c_loops`): a warm-up,
+    so that runs forked afterwards find both."""
+    loops()
     if not _IDLE:
         import pyscipopt  # see library
 
@@ -134,8 +149,8 @@ class Problem:
         weakref.finalize(self, give_back, self.model)
         self.lib, self.scip = library(), pointer(self.model)
         self.infinity = self.lib.SCIPinfinity(self.scip)
-        self.lower = np.clip(form.col_lower, -self.infinity, self.infinity)
-        self.upper = np.clip(form.col_upper, -self.infinity, self.infinity)
+        self.lower = np.clip(np.asarray(form.col_lower, dtype=np.float64), -self.infinity, self.infinity)
+        self.upper = np.clip(np.asarray(form.col_upper, dtype=np.float64), -self.infinity, self.infinity)
         self.variables = self._add_variables(form)
         self._add_rows(*_row_major(form), form.row_lower, form.row_upper)
         call(self.lib.SCIPsetObjsense(self.scip, _MAXIMIZE if form.maximise else _MINIMIZE), "setting the sense")
@@ -143,15 +158,30 @@ class Problem:
             call(self.lib.SCIPaddOrigObjoffset(self.scip, float(form.offset)), "adding the objective offset")
 
     def _add_variables(self, form) -> np.ndarray:
+        """SCIP's variables of the columns, in a compiled loop where there is one (`_c_loops`)."""
+        kinds = _kinds(form.integer, self.lower, self.upper).astype(np.int32)
+        cost = np.ascontiguousarray(form.cost, dtype=np.float64)
+        compiled = loops()
+        if compiled is None:
+            return self._add_variables_from_python(cost, kinds)
+        lib = self.lib
+        made = np.zeros(len(kinds), dtype=np.uintp)
+        added = compiled.scip_add_variables((lib.SCIPcreateVarBasic, lib.SCIPaddVar, lib.SCIPreleaseVar), self.scip,
+                                            self.lower, self.upper, cost, kinds, made)
+        if added != len(kinds):
+            raise RuntimeError(f"SCIP: adding variable {added} failed")
+        return made
+
+    def _add_variables_from_python(self, cost: np.ndarray, kinds: np.ndarray) -> np.ndarray:
         lib, scip = self.lib, self.scip
         create, add, release = lib.SCIPcreateVarBasic, lib.SCIPaddVar, lib.SCIPreleaseVar
         var = _P()
         reference = ctypes.byref(var)
-        kinds = _kinds(form.integer, self.lower, self.upper).tolist()
         made = []
-        for low, high, cost, kind in zip(self.lower.tolist(), self.upper.tolist(), form.cost.tolist(), kinds):
+        columns = zip(self.lower.tolist(), self.upper.tolist(), cost.tolist(), kinds.tolist())
+        for low, high, coefficient, kind in columns:
             # the checks inline: a Python call per C call would cost as much as the C call
-            if not (create(scip, reference, None, low, high, cost, kind) == _OKAY and add(scip, var) == _OKAY):
+            if not (create(scip, reference, b"", low, high, coefficient, kind) == _OKAY and add(scip, var) == _OKAY):
                 raise RuntimeError("SCIP: adding a variable failed")
             made.append(var.value)
             if release(scip, reference) != _OKAY:  # the problem holds it now
@@ -159,20 +189,33 @@ class Problem:
         return np.array(made, dtype=np.uintp)
 
     def _add_rows(self, start, index, value, lower, upper) -> None:
-        """Rows in compressed-row form; a row without entries is a linear constraint over
-        no variable, which SCIP decides in presolving."""
-        lib, scip = self.lib, self.scip
-        create, add, release = lib.SCIPcreateConsBasicLinear, lib.SCIPaddCons, lib.SCIPreleaseCons
+        """Rows in compressed-row form, in a compiled loop where there is one (`_c_loops`); a
+        row without entries is a linear constraint over no variable, which SCIP decides in
+        presolving."""
+        start = np.ascontiguousarray(start, dtype=np.int64)
         row_vars = np.ascontiguousarray(self.variables[np.asarray(index, dtype=np.intp)])
         coefficients = np.ascontiguousarray(value, dtype=np.float64)
+        lower = np.clip(np.asarray(lower, dtype=np.float64), -self.infinity, self.infinity)
+        upper = np.clip(np.asarray(upper, dtype=np.float64), -self.infinity, self.infinity)
+        compiled = loops()
+        if compiled is None:
+            self._add_rows_from_python(start, row_vars, coefficients, lower, upper)
+            return
+        lib = self.lib
+        added = compiled.scip_add_rows((lib.SCIPcreateConsBasicLinear, lib.SCIPaddCons, lib.SCIPreleaseCons), self.scip,
+                                       start, row_vars, coefficients, lower, upper)
+        if added != len(lower):
+            raise RuntimeError(f"SCIP: adding row {added} failed")
+
+    def _add_rows_from_python(self, start, row_vars, coefficients, lower, upper) -> None:
+        lib, scip = self.lib, self.scip
+        create, add, release = lib.SCIPcreateConsBasicLinear, lib.SCIPaddCons, lib.SCIPreleaseCons
         var_base, coefficient_base = row_vars.ctypes.data, coefficients.ctypes.data
         cons = _P()
         reference = ctypes.byref(cons)
-        starts = np.asarray(start).tolist()
-        lows = np.clip(lower, -self.infinity, self.infinity).tolist()
-        highs = np.clip(upper, -self.infinity, self.infinity).tolist()
-        for first, end, low, high in zip(starts, starts[1:], lows, highs):
-            # the checks inline, as in _add_variables; the problem holds the row once added
+        starts = start.tolist()
+        for first, end, low, high in zip(starts, starts[1:], lower.tolist(), upper.tolist()):
+            # the checks inline, as in _add_variables_from_python; the problem holds the row once added
             if not (create(scip, reference, b"", end - first, var_base + 8 * first, coefficient_base + 8 * first,
                            low, high) == _OKAY and add(scip, cons) == _OKAY and release(scip, reference) == _OKAY):
                 raise RuntimeError("SCIP: adding a row failed")

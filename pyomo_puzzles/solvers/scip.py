@@ -1,13 +1,15 @@
 """SCIP, in-process, on the library PySCIPOpt's wheel bundles.
 
 The framework compiles the model once into one sparse matrix (`core.linear_form`), which
-goes to SCIP through its C API by ctypes (`_scip_c`: one call per variable and per row; the
-measurements that chose it against PySCIPOpt's `addCons` and matrix API and an MPS file are
-in its docstring): hand-over per model (medians, the run record's call time less SCIP's
-clock) on IQ Twist challenges 19-38 10 ms -> 0.3 ms, on the 78 parts of
-``rubik/cube3_htm_depth_11_3`` 103 ms -> 2.6 ms, what is left mostly SCIP's own work and
-ctypes' half microsecond per call, per variable and row. A persistent session (enumeration) goes back to the original problem
-after each solve (``freeTransform``) and takes the new rows and bounds there. SCIP's counter
+goes to SCIP through its C API by ctypes (`_scip_c`: three calls per variable and per row,
+in loops compiled once per process, `_c_loops`; the measurements that chose it against
+PySCIPOpt's `addCons` and matrix API and an MPS file are in its docstring). Hand-over per
+model (the run record's call time less SCIP's clock, per model) on the 78 parts of
+``rubik/cube3_htm_depth_11_3``: 20 ms with the calls made from Python, 6 ms in compiled
+loops (benchmarks/handover.py, both in one run on a shared machine); what is left is mostly
+SCIP's own work creating the problem and freeing it after the solve (`_scip_c`). A
+persistent session (enumeration) goes back to the original problem after each solve
+(``freeTransform``) and takes the new rows and bounds there. SCIP's counter
 (``--method native``) loads the same way. A row without variables (``0 <= 1``, as a sum over
 an empty set gives) is a linear constraint over no variable, which SCIP's presolving
 decides. Pyomo's interface (``scip_direct``, ``scip_persistent``) remains for a persistent
@@ -228,7 +230,8 @@ class Scip(Adapter):
 
     def warm_up(self) -> None:
         """A SCIP instance with its default plugins (11 to 15 ms) made once, kept idle for
-        the first session of this process and of the runs forked from it (`_scip_c.take`)."""
+        the first session of this process and of the runs forked from it (`_scip_c.take`),
+        and the compiled loops of the hand-over (`_c_loops`: 0.1 to 0.2 s)."""
         from pyomo_puzzles.solvers._scip_c import keep_one  # see MatrixSession
 
         keep_one()

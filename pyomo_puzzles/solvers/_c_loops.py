@@ -1,0 +1,296 @@
+"""C calls in loops compiled once per process: an adapter hands a model to a C library with
+one ctypes call per kind of C call (bounds of every row, every variable), not one per row
+and column.
+
+Why: a ctypes call costs 0.3 to 1 µs (argument conversion, libffi), more than the C
+function it calls when that function stores a bound. On a median part of
+``rubik/cube3_htm_depth_11_3`` (1,478 columns, 1,543 rows) SCIP's three calls per variable
+and per row took 10 to 11 ms from Python and 1.5 to 1.7 ms in these loops (SCIP's own work
+is most of that); GLPK's calls per row and per column took 4.5 to 4.8 ms from Python and
+0.6 ms in these loops, checks and ``glp_load_matrix`` included.
+
+How: the loops are LLVM IR (below), compiled into this process's memory by llvmlite, numba's
+code generator (installed with numba: the extras ``dlx`` and ``full``); the C functions they
+call arrive as addresses. Not numba itself: importing it takes 0.8 to 1.1 s, llvmlite 0.08
+to 0.13 s and compiling these loops 0.03 s, paid once per process by the adapters' warm-up
+(`loops`), which forked runs inherit. Without llvmlite, or where its LLVM rejects this IR
+(opaque pointers: LLVM 15 or newer), or with ``PYOMO_PUZZLES_COMPILED_LOOPS=off``, `loops`
+is None and the adapters loop in Python.
+
+The loops check nothing: every array is checked here (type, length, contiguity), and what a
+C library would abort on is checked by the adapter before (`_matrix.check_form`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+SWITCH = "PYOMO_PUZZLES_COMPILED_LOOPS"
+"""``off``: no compiled loops, the adapters call the C functions from Python."""
+
+_TYPES = {"i": ("i32", np.int32), "d": ("double", np.float64)}
+"""A loop's element kinds: C ``int`` (numpy int32) and ``double`` (float64)."""
+
+EACH_KINDS = ("iidd", "id", "ii")
+"""The `Loops.each` signatures compiled: GLPK's bound setters (row or column, type, lower,
+upper), objective coefficients (column, value) and column kinds (column, kind)."""
+
+
+def _each_ir(kinds: str) -> str:
+    """``each_<kinds>(fn, handle, n, a0, a1, ...)``: ``fn(handle, a0[k], a1[k], ...)`` for k < n."""
+    types = [_TYPES[kind][0] for kind in kinds]
+    arrays = "".join(f", ptr %a{i}" for i in range(len(kinds)))
+    loads = "".join(f"  %p{i} = getelementptr {t}, ptr %a{i}, i64 %k\n  %v{i} = load {t}, ptr %p{i}\n"
+                    for i, t in enumerate(types))
+    arguments = "".join(f", {t} %v{i}" for i, t in enumerate(types))
+    return f"""
+define void @each_{kinds}(ptr %fn, ptr %handle, i64 %n{arrays}) {{
+entry:
+  %none = icmp sle i64 %n, 0
+  br i1 %none, label %done, label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %next, %loop ]
+{loads}  call void %fn(ptr %handle{arguments})
+  %next = add i64 %k, 1
+  %more = icmp slt i64 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}}
+"""
+
+
+_GATHER_IR = """
+; out[k] = fn(handle, first + k) for k < n: GLPK's column values (glp_mip_col_val)
+define void @gather_double(ptr %fn, ptr %handle, i32 %first, i64 %n, ptr %out) {
+entry:
+  %none = icmp sle i64 %n, 0
+  br i1 %none, label %done, label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %offset = trunc i64 %k to i32
+  %index = add i32 %first, %offset
+  %value = call double %fn(ptr %handle, i32 %index)
+  %slot = getelementptr double, ptr %out, i64 %k
+  store double %value, ptr %slot
+  %next = add i64 %k, 1
+  %more = icmp slt i64 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+"""
+
+_SCIP_IR = """
+@empty = private unnamed_addr constant [1 x i8] zeroinitializer
+
+; For each column k < n: SCIPcreateVarBasic (name "", as _scip_c says why), SCIPaddVar,
+; made[k] = the variable, SCIPreleaseVar (the problem holds it). Returns the columns added:
+; n, or the column at which a call did not return SCIP_OKAY (1).
+define i64 @scip_add_variables(ptr %create, ptr %add, ptr %release, ptr %scip, i64 %n,
+                               ptr %lower, ptr %upper, ptr %cost, ptr %kind, ptr %made) {
+entry:
+  %var = alloca ptr
+  %done.k = alloca i64
+  store i64 0, ptr %done.k
+  br label %test
+test:
+  %k = load i64, ptr %done.k
+  %more = icmp slt i64 %k, %n
+  br i1 %more, label %create.it, label %done
+create.it:
+  %p.lower = getelementptr double, ptr %lower, i64 %k
+  %v.lower = load double, ptr %p.lower
+  %p.upper = getelementptr double, ptr %upper, i64 %k
+  %v.upper = load double, ptr %p.upper
+  %p.cost = getelementptr double, ptr %cost, i64 %k
+  %v.cost = load double, ptr %p.cost
+  %p.kind = getelementptr i32, ptr %kind, i64 %k
+  %v.kind = load i32, ptr %p.kind
+  %created = call i32 %create(ptr %scip, ptr %var, ptr @empty, double %v.lower, double %v.upper, double %v.cost,
+                              i32 %v.kind)
+  %created.ok = icmp eq i32 %created, 1
+  br i1 %created.ok, label %add.it, label %done
+add.it:
+  %made.var = load ptr, ptr %var
+  %added = call i32 %add(ptr %scip, ptr %made.var)
+  %added.ok = icmp eq i32 %added, 1
+  br i1 %added.ok, label %release.it, label %done
+release.it:
+  %p.made = getelementptr ptr, ptr %made, i64 %k
+  store ptr %made.var, ptr %p.made
+  %released = call i32 %release(ptr %scip, ptr %var)
+  %released.ok = icmp eq i32 %released, 1
+  br i1 %released.ok, label %next, label %done
+next:
+  %k.next = add i64 %k, 1
+  store i64 %k.next, ptr %done.k
+  br label %test
+done:
+  %count = load i64, ptr %done.k
+  ret i64 %count
+}
+
+; For each row k < m (compressed rows: start, variables, coefficients): SCIPcreateConsBasicLinear
+; (name ""), SCIPaddCons, SCIPreleaseCons. Returns the rows added: m, or the row at which a
+; call did not return SCIP_OKAY (1).
+define i64 @scip_add_rows(ptr %create, ptr %add, ptr %release, ptr %scip, i64 %m,
+                          ptr %start, ptr %variables, ptr %coefficients, ptr %lower, ptr %upper) {
+entry:
+  %cons = alloca ptr
+  %done.k = alloca i64
+  store i64 0, ptr %done.k
+  br label %test
+test:
+  %k = load i64, ptr %done.k
+  %more = icmp slt i64 %k, %m
+  br i1 %more, label %create.it, label %done
+create.it:
+  %p.first = getelementptr i64, ptr %start, i64 %k
+  %first = load i64, ptr %p.first
+  %k.next = add i64 %k, 1
+  %p.end = getelementptr i64, ptr %start, i64 %k.next
+  %end = load i64, ptr %p.end
+  %length = sub i64 %end, %first
+  %entries = trunc i64 %length to i32
+  %row.variables = getelementptr ptr, ptr %variables, i64 %first
+  %row.coefficients = getelementptr double, ptr %coefficients, i64 %first
+  %p.lower = getelementptr double, ptr %lower, i64 %k
+  %v.lower = load double, ptr %p.lower
+  %p.upper = getelementptr double, ptr %upper, i64 %k
+  %v.upper = load double, ptr %p.upper
+  %created = call i32 %create(ptr %scip, ptr %cons, ptr @empty, i32 %entries, ptr %row.variables,
+                              ptr %row.coefficients, double %v.lower, double %v.upper)
+  %created.ok = icmp eq i32 %created, 1
+  br i1 %created.ok, label %add.it, label %done
+add.it:
+  %made.cons = load ptr, ptr %cons
+  %added = call i32 %add(ptr %scip, ptr %made.cons)
+  %added.ok = icmp eq i32 %added, 1
+  br i1 %added.ok, label %release.it, label %done
+release.it:
+  %released = call i32 %release(ptr %scip, ptr %cons)
+  %released.ok = icmp eq i32 %released, 1
+  br i1 %released.ok, label %next, label %done
+next:
+  store i64 %k.next, ptr %done.k
+  br label %test
+done:
+  %count = load i64, ptr %done.k
+  ret i64 %count
+}
+"""
+
+_P, _N = ctypes.c_void_p, ctypes.c_int64
+_PROTOTYPES = {  # name: ctypes prototype of the compiled function
+    **{f"each_{kinds}": ctypes.CFUNCTYPE(None, _P, _P, _N, *[_P] * len(kinds)) for kinds in EACH_KINDS},
+    "gather_double": ctypes.CFUNCTYPE(None, _P, _P, ctypes.c_int, _N, _P),
+    "scip_add_variables": ctypes.CFUNCTYPE(_N, _P, _P, _P, _P, _N, _P, _P, _P, _P, _P),
+    "scip_add_rows": ctypes.CFUNCTYPE(_N, _P, _P, _P, _P, _N, _P, _P, _P, _P, _P),
+}
+
+
+def address(function) -> int:
+    """The address of a C function of a ctypes library (``lib.glp_set_row_bnds``)."""
+    return ctypes.cast(function, ctypes.c_void_p).value
+
+
+def _array(values: np.ndarray, dtype, length: int) -> int:
+    """The address of `values`, refused unless it is a contiguous array of `dtype` and `length`."""
+    if not (isinstance(values, np.ndarray) and values.dtype == dtype and values.flags.c_contiguous
+            and len(values) == length):
+        raise TypeError(f"a compiled loop needs a contiguous {np.dtype(dtype)} array of {length} elements")
+    return values.ctypes.data
+
+
+class Loops:
+    """The compiled loops (`loops`), called with numpy arrays and ctypes functions."""
+
+    def __init__(self, engine, functions: dict[str, Callable]) -> None:
+        self._engine = engine  # owns the compiled code: kept as long as the functions are
+        self._functions = functions
+
+    def each(self, function, handle, *arrays: np.ndarray) -> None:
+        """``function(handle, arrays[0][k], arrays[1][k], ...)`` for every k; each array int32
+        (a C ``int``) or float64 (a ``double``), in one of the orders of `EACH_KINDS`."""
+        kinds = "".join("i" if a.dtype == np.int32 else "d" for a in arrays)
+        if kinds not in EACH_KINDS:
+            raise TypeError(f"no compiled loop calls a function with the arguments {kinds!r}")
+        count = len(arrays[0])
+        self._functions[f"each_{kinds}"](address(function), handle, count,
+                                          *(_array(a, _TYPES[kind][1], count) for a, kind in zip(arrays, kinds)))
+
+    def gather_double(self, function, handle, first: int, count: int) -> np.ndarray:
+        """``[function(handle, first + k) for k < count]``: a C function returning a double."""
+        out = np.empty(count, dtype=np.float64)
+        self._functions["gather_double"](address(function), handle, first, count, out.ctypes.data)
+        return out
+
+    def scip_add_variables(self, functions: tuple, scip, lower: np.ndarray, upper: np.ndarray, cost: np.ndarray,
+                           kind: np.ndarray, made: np.ndarray) -> int:
+        """SCIP's variables (`_SCIP_IR`); `functions` are SCIPcreateVarBasic, SCIPaddVar and
+        SCIPreleaseVar, `made` (uintp) receives them. Returns the variables added."""
+        count = len(lower)
+        return self._functions["scip_add_variables"](
+            *map(address, functions), scip, count, _array(lower, np.float64, count), _array(upper, np.float64, count),
+            _array(cost, np.float64, count), _array(kind, np.int32, count), _array(made, np.uintp, count))
+
+    def scip_add_rows(self, functions: tuple, scip, start: np.ndarray, variables: np.ndarray,
+                      coefficients: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> int:
+        """SCIP's linear rows in compressed-row form (`_SCIP_IR`); `functions` are
+        SCIPcreateConsBasicLinear, SCIPaddCons and SCIPreleaseCons. Returns the rows added."""
+        rows, entries = len(lower), len(variables)
+        if len(start) != rows + 1 or start[0] != 0 or start[-1] != entries or np.any(np.diff(start) < 0):
+            raise ValueError("the rows' starts are inconsistent")
+        return self._functions["scip_add_rows"](
+            *map(address, functions), scip, rows, _array(start, np.int64, rows + 1),
+            _array(variables, np.uintp, entries), _array(coefficients, np.float64, entries),
+            _array(lower, np.float64, rows), _array(upper, np.float64, rows))
+
+
+@lru_cache(maxsize=None)
+def loops() -> Loops | None:
+    """The loops compiled (once per process), or None where they cannot be (see the module
+    docstring): the callers then loop in Python."""
+    if os.environ.get(SWITCH, "").lower() == "off":
+        return None
+    try:
+        import llvmlite.binding as llvm  # 0.08 s: only the adapters' warm-up (or first hand-over) pays it
+    except ImportError:
+        return None
+    try:
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        module = llvm.parse_assembly("".join(map(_each_ir, EACH_KINDS)) + _GATHER_IR + _SCIP_IR)
+        module.verify()
+        machine = llvm.Target.from_default_triple().create_target_machine(opt=2)
+        engine = llvm.create_mcjit_compiler(module, machine)
+        engine.finalize_object()
+    except Exception:  # noqa: BLE001 - an LLVM that rejects this IR: the Python loops remain
+        return None
+    return Loops(engine, {name: prototype(engine.get_function_address(name))
+                          for name, prototype in _PROTOTYPES.items()})
+
+
+def call_each(function, handle, *arrays: np.ndarray) -> None:
+    """``function(handle, arrays[0][k], ...)`` for every k: in a compiled loop where there is
+    one, else from Python."""
+    compiled = loops()
+    if compiled is not None:
+        compiled.each(function, handle, *arrays)
+        return
+    for arguments in zip(*(a.tolist() for a in arrays)):
+        function(handle, *arguments)
+
+
+def gather_double(function, handle, first: int, count: int) -> np.ndarray:
+    """``[function(handle, first + k) for k < count]``, compiled where it can be."""
+    compiled = loops()
+    if compiled is not None:
+        return compiled.gather_double(function, handle, first, count)
+    return np.fromiter((function(handle, first + k) for k in range(count)), dtype=np.float64, count=count)
