@@ -108,6 +108,29 @@ def test_a_staged_run_leaves_the_garbage_collector_as_it_found_it():
         gc.enable()
 
 
+def test_the_collector_runs_only_when_the_staged_run_switched_it_off(monkeypatch):
+    import gc
+
+    from pyomo_puzzles.core import parts
+    monkeypatch.setattr(parts, "YOUNG_OBJECTS_TO_COLLECT", -1)  # always due
+    collections = []
+    gc.callbacks.append(collector := lambda phase, info: collections.append(phase) if phase == "start" else None)
+    try:
+        with parts.collector_paused():
+            parts.collect_if_due()
+        assert collections, "the paused collector never ran"
+        collections.clear()
+        gc.disable()
+        try:
+            with parts.collector_paused():
+                parts.collect_if_due()
+            assert not collections and not gc.isenabled(), "a collector the caller switched off was run"
+        finally:
+            gc.enable()
+    finally:
+        gc.callbacks.remove(collector)
+
+
 @pytest.mark.parametrize("relation", ["==", "<=", ">=", "range"])
 def test_rows_read_directly_have_the_bounds_pyomo_gives(relation):
     import pyomo.environ as pyo

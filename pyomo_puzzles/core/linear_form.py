@@ -224,27 +224,35 @@ def _assemble(term_rows, term_vars, term_coefs, row_lower, row_upper, offset, ma
     entry = ~in_objective & (values != 0)
     start = np.zeros(len(columns) + 1, dtype=np.int64)
     np.cumsum(np.bincount(key_cols[entry], minlength=len(columns)), out=start[1:])
-    col_lower, col_upper = column_bounds(columns)
+    domains = _domains(columns)
+    col_lower, col_upper = column_bounds(columns, domains)
     return LinearForm(
         columns=columns, start=start, index=key_rows[entry], value=values[entry],
         cost=cost, offset=float(offset), maximise=maximise,
         row_lower=row_lower, row_upper=row_upper, col_lower=col_lower, col_upper=col_upper,
-        integer=_integer(columns),
+        integer=_integer(columns, domains),
     )
 
 
-def column_bounds(columns: list) -> tuple[np.ndarray, np.ndarray]:
-    """(lower, upper) of each variable, -inf/inf where it has none; a fixed variable's are its value."""
+def _domains(columns: list) -> tuple[list, dict]:
+    """Each column's domain key, and one column of each distinct domain (a domain is asked once)."""
+    keys = [id(var._domain) for var in columns]  # Pyomo's VarData._domain
+    return keys, dict(zip(keys, columns))
+
+
+def column_bounds(columns: list, domains: tuple[list, dict] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(lower, upper) of each variable, -inf/inf where it has none; a fixed variable's are its value.
+    `domains`: `_domains(columns)` if the caller has it."""
     # Pyomo's VarData: its own bounds (numbers, None or expressions), domain and fixed flag
     lower, upper = [var._lb for var in columns], [var._ub for var in columns]
     if not (_plain_bounds(lower) and _plain_bounds(upper)) or any([var._fixed for var in columns]):
         domain_bounds: dict = {}
         bounds = np.array([_bounds(var, domain_bounds) for var in columns], dtype=float).reshape(-1, 2)  # None -> nan
         return np.nan_to_num(bounds[:, 0], nan=-INFINITY), np.nan_to_num(bounds[:, 1], nan=INFINITY)
-    domains = [id(var._domain) for var in columns]
-    per_domain = {key: var._domain.bounds() for key, var in dict(zip(domains, columns)).items()}
-    domain_lower = np.array([per_domain[key][0] for key in domains], dtype=float)  # None -> nan
-    domain_upper = np.array([per_domain[key][1] for key in domains], dtype=float)
+    keys, one_of_each = domains or _domains(columns)
+    per_domain = {key: var._domain.bounds() for key, var in one_of_each.items()}
+    domain_lower = np.array([per_domain[key][0] for key in keys], dtype=float)  # None -> nan
+    domain_upper = np.array([per_domain[key][1] for key in keys], dtype=float)
     low = np.fmax(np.array(lower, dtype=float), domain_lower)  # fmax, fmin: a nan (no bound) gives way
     high = np.fmin(np.array(upper, dtype=float), domain_upper)
     return np.nan_to_num(low, nan=-INFINITY), np.nan_to_num(high, nan=INFINITY)
@@ -335,11 +343,11 @@ def form_digest(form: LinearForm) -> str:
     return digest.hexdigest()[:16]
 
 
-def _integer(columns: list) -> np.ndarray:
+def _integer(columns: list, domains: tuple[list, dict] | None = None) -> np.ndarray:
     """Whether each column is integer, asked once per distinct domain."""
-    domains = [id(var._domain) for var in columns]
-    per_domain = {key: var.is_integer() for key, var in dict(zip(domains, columns)).items()}
-    return np.array([per_domain[key] for key in domains], dtype=bool)
+    keys, one_of_each = domains or _domains(columns)
+    per_domain = {key: var.is_integer() for key, var in one_of_each.items()}
+    return np.array([per_domain[key] for key in keys], dtype=bool)
 
 
 def first_use_column_order(form):
@@ -394,6 +402,7 @@ def model_digest(model: pyo.ConcreteModel) -> str:
 def load_values(form: LinearForm, values) -> None:
     """Put a solver's column values (in the form's column order) into the model's variables,
     and the values of the variables the compiler eliminated."""
+    values = values.tolist() if isinstance(values, np.ndarray) else values  # Python floats, not numpy scalars
     for var, value in zip(form.columns, values):
         var.set_value(value, skip_validation=True)
     for var, expr in form.eliminated:

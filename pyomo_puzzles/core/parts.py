@@ -140,19 +140,27 @@ def collector_paused() -> Iterator[None]:
     A part's model is freed by reference counting (`models.release`), but the collector,
     triggered every 700 new objects, walked each model several times while it was being
     built: a quarter of the build of a small model. `collect_if_due` keeps what else
-    becomes cyclic garbage bounded."""
-    enabled = gc.isenabled()
+    becomes cyclic garbage bounded. A collector the caller had switched off stays off and
+    is never run here."""
+    global _paused_here
+    enabled, outer = gc.isenabled(), _paused_here
     gc.disable()
+    _paused_here = enabled or outer
     try:
         yield
     finally:
+        _paused_here = outer
         if enabled:
             gc.enable()
 
 
+_paused_here = False  # whether the collector is off because `collector_paused` switched it off
+
+
 def collect_if_due() -> None:
-    """Collect the young generations if `YOUNG_OBJECTS_TO_COLLECT` objects have piled up."""
-    if not gc.isenabled() and gc.get_count()[0] > YOUNG_OBJECTS_TO_COLLECT:
+    """Collect the young generations if `YOUNG_OBJECTS_TO_COLLECT` objects have piled up while
+    `collector_paused` holds the collector off."""
+    if _paused_here and not gc.isenabled() and gc.get_count()[0] > YOUNG_OBJECTS_TO_COLLECT:
         gc.collect(1)
 
 

@@ -86,16 +86,15 @@ done:
 }
 """
 
-_SCIP_IR = """
-@empty = private unnamed_addr constant [1 x i8] zeroinitializer
-
-; For each column k < n: SCIPcreateVarBasic (name "", as _scip_c says why), SCIPaddVar,
-; made[k] = the variable, SCIPreleaseVar (the problem holds it). Returns the columns added:
-; n, or the column at which a call did not return SCIP_OKAY (1).
-define i64 @scip_add_variables(ptr %create, ptr %add, ptr %release, ptr %scip, i64 %n,
-                               ptr %lower, ptr %upper, ptr %cost, ptr %kind, ptr %made) {
+def _scip_ir(name: str, arrays: str, create: str, keep: str = "") -> str:
+    """``<name>(create, add, release, scip, n, <arrays>)``: for each k < n, `create` (IR that
+    sets ``%created`` from the create function, the object into ``%made.ptr``), then SCIP's
+    add and release functions; `keep` stores ``%made`` before it is released. Returns the
+    objects added: n, or the k at which a call did not return SCIP_OKAY (1)."""
+    return f"""
+define i64 @{name}(ptr %create, ptr %add, ptr %release, ptr %scip, i64 %n, {arrays}) {{
 entry:
-  %var = alloca ptr
+  %made.ptr = alloca ptr
   %done.k = alloca i64
   store i64 0, ptr %done.k
   br label %test
@@ -104,6 +103,34 @@ test:
   %more = icmp slt i64 %k, %n
   br i1 %more, label %create.it, label %done
 create.it:
+  %k.next = add i64 %k, 1
+{create}
+  %created.ok = icmp eq i32 %created, 1
+  br i1 %created.ok, label %add.it, label %done
+add.it:
+  %made = load ptr, ptr %made.ptr
+  %added = call i32 %add(ptr %scip, ptr %made)
+  %added.ok = icmp eq i32 %added, 1
+  br i1 %added.ok, label %release.it, label %done
+release.it:
+{keep}
+  %released = call i32 %release(ptr %scip, ptr %made.ptr)
+  %released.ok = icmp eq i32 %released, 1
+  br i1 %released.ok, label %next, label %done
+next:
+  store i64 %k.next, ptr %done.k
+  br label %test
+done:
+  %count = load i64, ptr %done.k
+  ret i64 %count
+}}
+"""
+
+
+_SCIP_IR = "@empty = private unnamed_addr constant [1 x i8] zeroinitializer\n" + _scip_ir(
+    # column k: SCIPcreateVarBasic (name "", as _scip_c says why), SCIPaddVar, made[k] = the
+    # variable, SCIPreleaseVar (the problem holds it)
+    "scip_add_variables", "ptr %lower, ptr %upper, ptr %cost, ptr %kind, ptr %made.out", """\
   %p.lower = getelementptr double, ptr %lower, i64 %k
   %v.lower = load double, ptr %p.lower
   %p.upper = getelementptr double, ptr %upper, i64 %k
@@ -112,48 +139,15 @@ create.it:
   %v.cost = load double, ptr %p.cost
   %p.kind = getelementptr i32, ptr %kind, i64 %k
   %v.kind = load i32, ptr %p.kind
-  %created = call i32 %create(ptr %scip, ptr %var, ptr @empty, double %v.lower, double %v.upper, double %v.cost,
-                              i32 %v.kind)
-  %created.ok = icmp eq i32 %created, 1
-  br i1 %created.ok, label %add.it, label %done
-add.it:
-  %made.var = load ptr, ptr %var
-  %added = call i32 %add(ptr %scip, ptr %made.var)
-  %added.ok = icmp eq i32 %added, 1
-  br i1 %added.ok, label %release.it, label %done
-release.it:
-  %p.made = getelementptr ptr, ptr %made, i64 %k
-  store ptr %made.var, ptr %p.made
-  %released = call i32 %release(ptr %scip, ptr %var)
-  %released.ok = icmp eq i32 %released, 1
-  br i1 %released.ok, label %next, label %done
-next:
-  %k.next = add i64 %k, 1
-  store i64 %k.next, ptr %done.k
-  br label %test
-done:
-  %count = load i64, ptr %done.k
-  ret i64 %count
-}
-
-; For each row k < m (compressed rows: start, variables, coefficients): SCIPcreateConsBasicLinear
-; (name ""), SCIPaddCons, SCIPreleaseCons. Returns the rows added: m, or the row at which a
-; call did not return SCIP_OKAY (1).
-define i64 @scip_add_rows(ptr %create, ptr %add, ptr %release, ptr %scip, i64 %m,
-                          ptr %start, ptr %variables, ptr %coefficients, ptr %lower, ptr %upper) {
-entry:
-  %cons = alloca ptr
-  %done.k = alloca i64
-  store i64 0, ptr %done.k
-  br label %test
-test:
-  %k = load i64, ptr %done.k
-  %more = icmp slt i64 %k, %m
-  br i1 %more, label %create.it, label %done
-create.it:
+  %created = call i32 %create(ptr %scip, ptr %made.ptr, ptr @empty, double %v.lower, double %v.upper,
+                              double %v.cost, i32 %v.kind)""", """\
+  %p.made = getelementptr ptr, ptr %made.out, i64 %k
+  store ptr %made, ptr %p.made""") + _scip_ir(
+    # row k of compressed rows (start, variables, coefficients): SCIPcreateConsBasicLinear
+    # (name ""), SCIPaddCons, SCIPreleaseCons
+    "scip_add_rows", "ptr %start, ptr %variables, ptr %coefficients, ptr %lower, ptr %upper", """\
   %p.first = getelementptr i64, ptr %start, i64 %k
   %first = load i64, ptr %p.first
-  %k.next = add i64 %k, 1
   %p.end = getelementptr i64, ptr %start, i64 %k.next
   %end = load i64, ptr %p.end
   %length = sub i64 %end, %first
@@ -164,27 +158,8 @@ create.it:
   %v.lower = load double, ptr %p.lower
   %p.upper = getelementptr double, ptr %upper, i64 %k
   %v.upper = load double, ptr %p.upper
-  %created = call i32 %create(ptr %scip, ptr %cons, ptr @empty, i32 %entries, ptr %row.variables,
-                              ptr %row.coefficients, double %v.lower, double %v.upper)
-  %created.ok = icmp eq i32 %created, 1
-  br i1 %created.ok, label %add.it, label %done
-add.it:
-  %made.cons = load ptr, ptr %cons
-  %added = call i32 %add(ptr %scip, ptr %made.cons)
-  %added.ok = icmp eq i32 %added, 1
-  br i1 %added.ok, label %release.it, label %done
-release.it:
-  %released = call i32 %release(ptr %scip, ptr %cons)
-  %released.ok = icmp eq i32 %released, 1
-  br i1 %released.ok, label %next, label %done
-next:
-  store i64 %k.next, ptr %done.k
-  br label %test
-done:
-  %count = load i64, ptr %done.k
-  ret i64 %count
-}
-"""
+  %created = call i32 %create(ptr %scip, ptr %made.ptr, ptr @empty, i32 %entries, ptr %row.variables,
+                              ptr %row.coefficients, double %v.lower, double %v.upper)""")
 
 _P, _N = ctypes.c_void_p, ctypes.c_int64
 _PROTOTYPES = {  # name: ctypes prototype of the compiled function
