@@ -272,8 +272,15 @@ def _horizons(spec: CubeState) -> list[int]:
 
 def _follows(spec: CubeState) -> np.ndarray:
     """[a, b]: may move b come right after move a (it wastes nothing)?"""
-    moves = cubies.moves(spec.size, spec.metric)
-    return np.array([[not cubies.wasteful(spec.size, spec.metric, a, b) for b in moves] for a in moves])
+    return _follows_in(spec.size, spec.metric)
+
+
+@lru_cache(maxsize=None)
+def _follows_in(size: int, metric: str) -> np.ndarray:
+    moves = cubies.moves(size, metric)
+    follows = np.array([[not cubies.wasteful(size, metric, a, b) for b in moves] for a in moves])
+    follows.flags.writeable = False  # shared by every caller
+    return follows
 
 
 def _prefixes(spec: CubeState, length: int) -> list[tuple[str, ...]]:
@@ -405,12 +412,13 @@ def build_model() -> pyo.AbstractModel:
     def arcs_by_end_and_move(m):
         """OUT(n), IN(n): the arcs that leave and enter node n; MAKING(j, t, k): pattern j's
         arcs of move k at step t (read off A here rather than given as data: one Pyomo set
-        per node would be most of the build time)."""
+        per node would be most of the build time); h = |T|."""
         m.OUT, m.IN, m.MAKING = out, into, making = defaultdict(list), defaultdict(list), defaultdict(list)
-        for (j, t, s, k, u), flow in m.f.items():
+        for (j, t, s, k, u), flow in zip(m.ARCS, m.f.values()):  # f is indexed by A, in its order
             out[j, t, s].append(flow)
             into[j, t + 1, u].append(flow)
             making[j, t, k].append(flow)
+        m.h = len(m.STEPS)
 
     @model.Constraint(model.STEPS)
     def one_move_per_step(m, t):
@@ -422,7 +430,7 @@ def build_model() -> pyo.AbstractModel:
 
     @model.Constraint(model.NODES)
     def one_path_per_pattern(m, j, t, s):
-        supply = (t == 0 and s == m.start[j]) - (t == len(m.STEPS) and s == m.solved[j])
+        supply = int(s == m.start[j]) if t == 0 else -int(s == m.solved[j]) if t == m.h else 0
         return difference(m.OUT[j, t, s], m.IN[j, t, s]) == supply
 
     @model.Constraint(model.PATTERNS, model.MOVES_AT)
@@ -436,9 +444,9 @@ def build_model() -> pyo.AbstractModel:
 def model_data(p: Part) -> dict:
     moves = cubies.moves(p.spec.size, p.spec.metric)
     moves_at = [(t, moves[k]) for t in range(p.horizon) for k in sorted(p.allowed[t])]
-    wasted = [(t, a, t + 1, b) for t in range(p.horizon - 1)
-              for a in (moves[k] for k in p.allowed[t]) for b in (moves[k] for k in p.allowed[t + 1])
-              if cubies.wasteful(p.spec.size, p.spec.metric, a, b)]
+    follows = _follows(p.spec)
+    wasted = [(t, moves[a], t + 1, moves[b]) for t in range(p.horizon - 1)
+              for a in p.allowed[t] for b in p.allowed[t + 1] if not follows[a, b]]
     names = np.array(moves, dtype=object)
     arcs, nodes = [], []
     for j, network in enumerate(p.arcs):
