@@ -60,7 +60,7 @@ if not solvers.availability(solver)[0]:
 out = []
 for name in names:
     r = run.run(name, None, solver, limit, 1, isolate=True)
-    out.append({k: getattr(r, k, None) for k in ("status", "wall_time", "build_time", "compile_time", "call_time",
+    out.append({k: getattr(r, k, None) for k in ("instance", "status", "wall_time", "build_time", "compile_time", "call_time",
                                                   "solver_time", "models", "message", "matrix_digest")})
 print(json.dumps(out))
 """
@@ -102,7 +102,7 @@ def per_model(records: list[dict]) -> dict:
         "handover": median((r["call_time"] - (r["solver_time"] or 0.0)) / models_of(r) for r in solved),
         "solver": median(r["solver_time"] / models_of(r) for r in solved) if clock else None,
         "outside": median(r["wall_time"] - (r["solver_time"] or 0.0) for r in solved),
-        "digests": sorted({r.get("matrix_digest") or "-" for r in solved}),
+        "digests": {r["instance"]: r.get("matrix_digest") for r in solved if r.get("matrix_digest")},
     }
 
 
@@ -131,14 +131,17 @@ def table(title: str, results: dict, solvers: list[str], versions: list[str]) ->
 
 
 def digest_check(results: dict, solvers: list[str], version: str) -> None:
-    """Whether every solver of this version that got the matrix got the same one per instance set."""
-    seen = {solver: results[solver, version]["digests"] for solver in solvers
-            if results.get((solver, version)) and results[solver, version].get("solved")}
-    matrix = {solver: d for solver, d in seen.items() if d != ["-"]}
-    if matrix:
-        same = len({tuple(d) for d in matrix.values()}) == 1
-        print(f"# matrix digests ({version}): {'the same for ' if same else 'DIFFER between '}"
-              f"{', '.join(sorted(matrix))}" + ("" if same else f": {matrix}"))
+    """Whether the solvers of this version that got the matrix of an instance and solved it
+    got the same one."""
+    per_instance: dict = {}
+    for solver in solvers:
+        for instance, digest in ((results.get((solver, version)) or {}).get("digests") or {}).items():
+            per_instance.setdefault(instance, {})[solver] = digest
+    differing = {instance: got for instance, got in per_instance.items() if len(set(got.values())) > 1}
+    compared = sorted({solver for got in per_instance.values() for solver in got})
+    if compared:
+        print(f"# matrix digests ({version}), per instance among the solvers that solved it: "
+              + ("the same for " + ", ".join(compared) if not differing else f"DIFFER: {differing}"))
 
 
 def main() -> None:
