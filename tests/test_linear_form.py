@@ -170,3 +170,28 @@ def test_column_bounds_of_plain_variables_are_pyomos_bounds():
     for var, low, high in zip(columns, lower, upper):
         want = var.bounds
         assert (low, high) == (-math.inf if want[0] is None else want[0], math.inf if want[1] is None else want[1]), var
+
+
+def test_rows_are_the_active_constraints_in_pyomos_order():
+    """Rows in `component_data_objects` order, with a deactivated row, a deactivated block and
+    a sub-block declared between two constraints."""
+    m = pyo.ConcreteModel()
+    m.x = pyo.Var([1, 2, 3], bounds=(0, 5))
+    m.first = pyo.Constraint([1, 2, 3], rule=lambda m, i: m.x[i] <= i)
+    m.first[2].deactivate()
+    m.inner = pyo.Block()
+    m.inner.row = pyo.Constraint(expr=m.x[1] + m.x[2] == 4)
+    m.off = pyo.Block()
+    m.off.row = pyo.Constraint(expr=m.x[3] >= 1)
+    m.off.deactivate()
+    m.last = pyo.Constraint(expr=m.x[1] + m.x[3] <= 7)
+    form = read_linear_form(m)
+    expected = [con.to_bounded_expression(evaluate_bounds=True)
+                for con in m.component_data_objects(pyo.Constraint, active=True, descend_into=True)]
+    assert len(expected) == 4
+    assert [(lo, hi) for lo, hi in zip(form.row_lower, form.row_upper)] == [
+        (-np.inf if lo is None else lo, np.inf if hi is None else hi) for lo, _, hi in expected]
+    names = [var.name for var in form.columns]
+    rows = [{names[j]: value for j, value in enumerate(row) if value} for row in dense(form).tolist()]
+    # a block's own rows first, then its sub-blocks' (as Pyomo walks blocks)
+    assert rows == [{"x[1]": 1}, {"x[3]": 1}, {"x[1]": 1, "x[3]": 1}, {"x[1]": 1, "x[2]": 1}]

@@ -102,8 +102,28 @@ def _read(model: pyo.ConcreteModel, keep_fixed: bool = False) -> LinearForm:
     # sorted out with numpy: a Python loop per term would cost as much as Pyomo's compiler.
     row_sizes, term_vars, term_coefs = [], [], []
     row_lower, row_upper = [], []
-    for con in model.component_data_objects(pyo.Constraint, active=True, descend_into=True):
-        lower, body, upper = _bounded(con)
+    for con in _active_rows(model):
+        expr = con.expr
+        kind = expr.__class__
+        # the common rows, `linear sum == number`, `<= number`, `== variable`, read here: Pyomo's general
+        # to_bounded_expression took a sixth of the compilation of a network model
+        if kind is EqualityExpression or kind is InequalityExpression:
+            body, bound = expr.args
+            if body.__class__ is LinearExpression:
+                if bound.__class__ in native_numeric_types:
+                    constant = _append_terms(body, row_sizes, term_vars, term_coefs)
+                    row_lower.append(bound - constant if kind is EqualityExpression else -INFINITY)
+                    row_upper.append(bound - constant)
+                    continue
+                if bound.__class__ is VarData:  # sum == y: y moved to the left
+                    constant = _append_terms(body, row_sizes, term_vars, term_coefs)
+                    term_vars.append(bound)
+                    term_coefs.append(-1.0)
+                    row_sizes[-1] += 1
+                    row_lower.append(0.0 - constant if kind is EqualityExpression else -INFINITY)
+                    row_upper.append(0.0 - constant)  # not -constant: -0.0 would change the digest
+                    continue
+        lower, body, upper = con.to_bounded_expression(evaluate_bounds=True)  # any other row
         constant = _append_terms(body, row_sizes, term_vars, term_coefs)
         row_lower.append(-INFINITY if lower is None else lower - constant)
         row_upper.append(INFINITY if upper is None else upper - constant)
@@ -119,22 +139,15 @@ def _read(model: pyo.ConcreteModel, keep_fixed: bool = False) -> LinearForm:
                      np.asarray(row_upper, dtype=float), offset, maximise, keep_fixed)
 
 
-def _bounded(con) -> tuple:
-    """(lower, body, upper) of a row, as `to_bounded_expression(evaluate_bounds=True)` gives
-    them, read directly for the common `linear sum == number` and `linear sum <= number`
-    (a variable on the right is moved to the left): Pyomo's general method took a sixth of
-    the compilation of a network model."""
-    expr = con.expr
-    kind = expr.__class__
-    if kind is EqualityExpression or kind is InequalityExpression:
-        body, bound = expr.args
-        if body.__class__ is LinearExpression:
-            if bound.__class__ in native_numeric_types:
-                return (bound if kind is EqualityExpression else None), body, bound
-            if bound.__class__ is VarData:
-                moved = LinearExpression([*body.args, MonomialTermExpression((-1, bound))])
-                return (0 if kind is EqualityExpression else None), moved, 0
-    return con.to_bounded_expression(evaluate_bounds=True)
+def _active_rows(model):
+    """The active constraints' data, in `component_data_objects` order (fewer generator layers)."""
+    for component in model.component_objects(pyo.Constraint, active=True, descend_into=True):
+        if component.is_indexed():
+            for con in component.values():
+                if con.active:
+                    yield con
+        else:
+            yield component
 
 
 _VARIABLES = {VarData}
