@@ -33,7 +33,7 @@ from pyomo_puzzles.core.processes import (
     rss_mb,
 )
 from pyomo_puzzles.core.records import RunRecord, RunSettings
-from pyomo_puzzles.core.warmup import blas_threads
+from pyomo_puzzles.core.warmup import blas_threads, prepared_child
 from pyomo_puzzles.errors import UserError
 
 GRACE_SECONDS = 10.0
@@ -76,6 +76,7 @@ def _child(conn, work: Callable[[Say], RunRecord], settings: RunSettings, blas) 
             # Everything so far (imports, the instance) lives as long as this process: without
             # this, the run's first full collection walks all of it (80 ms in a pipeline job).
             gc.freeze()
+            prepared_child()
         conn.send({f"__{kind}__": facts})
 
     try:
