@@ -76,7 +76,12 @@ check_lock() {
 }
 
 sync_environment() {
-    # The locked versions, exactly (packages the lock does not list are removed from .venv).
+    # The locked versions, exactly (packages the lock does not list are removed from .venv),
+    # compiled to bytecode as they are installed: where Python may not write bytecode
+    # (PYTHONDONTWRITEBYTECODE, as in many containers, or a read-only .venv) every process would
+    # otherwise compile Pyomo, pandas, Snakemake, ... from source again, some 4 s of each
+    # Snakemake start-up and 2 s of each command (the suite starts hundreds of them). Once, when a
+    # package is installed; a sync with nothing to install checks the bytecode in about a second.
     # The commercial solvers' wheels run size-limited without a licence file; a platform
     # without a wheel for one goes on without it (that solver is then reported missing).
     local base=(--extra dev --extra full) extras
@@ -84,7 +89,7 @@ sync_environment() {
     for extras in "gurobi cplex" "gurobi" "cplex" ""; do
         local chosen=("${base[@]}") extra
         for extra in $extras; do chosen+=(--extra "$extra"); done
-        if "$UV" sync --locked --python python3 "${chosen[@]}" 2>.tools/sync.log; then
+        if "$UV" sync --locked --compile-bytecode --python python3 "${chosen[@]}" 2>.tools/sync.log; then
             grep -E '^(Installed|Uninstalled|Audited) ' .tools/sync.log | sed 's/^/[bootstrap] uv: /' || true
             for extra in gurobi cplex; do
                 case " $extras " in *" $extra "*) ;; *) say "WARNING: the optional solver extra [$extra] cannot be installed here; that solver is skipped (.tools/sync.log says why)" ;; esac

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import atexit
+import fcntl
 import importlib
+import json
 import os
 import shutil
 import subprocess
@@ -18,9 +20,41 @@ from pyomo_puzzles.core import instances, registry, solvers
 ROOT = Path(__file__).resolve().parents[1]
 
 # The tests' own disk cache (core.cache), shared by every process they start and removed
-# afterwards: they neither read nor fill the user's ~/.cache/pyomo-puzzles.
-os.environ["PYOMO_PUZZLES_CACHE"] = tempfile.mkdtemp(prefix="pyomo-puzzles-test-cache-")
-atexit.register(shutil.rmtree, os.environ["PYOMO_PUZZLES_CACHE"], True)
+# afterwards: they neither read nor fill the user's ~/.cache/pyomo-puzzles. Under pytest-xdist
+# the workers share the one the main pytest process made (and removes), so that a slow table
+# (the 3x3x3 ball, the cube's pattern databases) is computed once per suite, not once per
+# worker; the cache writes each entry whole or not at all, so two workers may fill it at once.
+_SUITE_CACHE = "PYOMO_PUZZLES_TEST_SUITE_CACHE"
+if os.environ.get("PYTEST_XDIST_WORKER") and os.path.isdir(os.environ.get(_SUITE_CACHE, "")):
+    os.environ["PYOMO_PUZZLES_CACHE"] = os.environ[_SUITE_CACHE]
+else:
+    os.environ["PYOMO_PUZZLES_CACHE"] = os.environ[_SUITE_CACHE] = tempfile.mkdtemp(prefix="pyomo-puzzles-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["PYOMO_PUZZLES_CACHE"], True)
+
+
+# Under pytest-xdist (`bash bootstrap.sh test`: two workers, each test file on one of them) the
+# files go out longest first, so that the last file to start is a short one: otherwise
+# xdist hands out the files with the most tests first, and single long tests (SLURM, the
+# tutorial) started last while the other worker had nothing left. Seconds per file in a
+# suite run on two workers (a file not listed goes after these, in the usual order).
+FILE_SECONDS = {
+    "test_rubik_family.py": 570, "test_workflow.py": 425, "test_sudoku_example.py": 160, "test_conformance.py": 135,
+    "test_solver_layer.py": 130, "test_rerun.py": 120, "test_library.py": 110, "test_slurm.py": 110,
+    "test_fuzz.py": 95, "test_instant_insanity_design.py": 85, "test_faults.py": 70, "test_iq_twist.py": 60,
+    "test_instant_insanity.py": 60, "test_report.py": 55, "test_tutorial.py": 50, "test_provenance.py": 50,
+    "test_classics.py": 50, "test_counting_methods.py": 45, "test_counting_truth.py": 40, "test_scaffold.py": 35,
+    "test_bad_input.py": 35, "test_extras.py": 30,
+}
+
+
+def pytest_configure(config):
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False  # xdist's reordering by number of tests: see FILE_SECONDS
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # both workers sort alike: xdist checks the collections agree
+        items.sort(key=lambda item: -FILE_SECONDS.get(item.path.name, 0))  # stable: a file's own order kept
 
 
 OPEN_MIP_SOLVERS = ("highs", "cbc", "glpk")
@@ -87,14 +121,25 @@ pieces:
 
 @pytest.fixture(scope="session")
 def smoke_results(tmp_path_factory) -> Path:
-    """The smoke experiment (workflows/config/smoke.yaml) run once per test session; the
-    tests that read it (workflow, HTML report, comparison) must not change it."""
-    results = tmp_path_factory.mktemp("smoke") / "results"
-    done = subprocess.run([str(Path(sys.executable).parent / "snakemake"), "--cores", "2", "--configfile",
-                           "workflows/config/smoke.yaml", "--config", f"results={results}"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return results
+    """The smoke experiment (workflows/config/smoke.yaml) run once per test session, and under
+    pytest-xdist once for all the workers (the first to need it runs it, under a file lock the
+    others wait on); the tests that read it (workflow, HTML report, comparison, calibration)
+    must not change it."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the session's folder, above each worker's own
+    folder = shared / "smoke-shared"
+    with open(shared / "smoke-shared.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / "outcome").exists():
+            folder.mkdir(exist_ok=True)
+            done = subprocess.run([str(Path(sys.executable).parent / "snakemake"), "--cores", "2", "--configfile",
+                                   "workflows/config/smoke.yaml", "--config", f"results={folder / 'results'}"],
+                                  cwd=ROOT, capture_output=True, text=True, timeout=900)
+            (folder / "outcome").write_text(json.dumps([done.returncode, done.stderr[-3000:]]))
+    returncode, stderr = json.loads((folder / "outcome").read_text())
+    assert returncode == 0, stderr
+    return folder / "results"
 
 
 QUEENS_PLUGIN = ROOT / "tests" / "plugins" / "queens"

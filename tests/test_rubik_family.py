@@ -244,9 +244,13 @@ def test_a_generated_3x3x3_at_depth_13_is_farther_than_12_in_13_moves():
     assert len(moves) == 13 and data["known"] == {"distance": 13}
     assert middle.distance(cube.apply(cube.solved(3), moves, 3), "htm") is None
     assert "more than 12" in data["source"]
-    for name in (n for n in shipped() if n.startswith("rubik/library/depth13_")):  # every depth-13 scramble shipped
+    depth_13 = [n for n in shipped() if n.startswith("rubik/library/depth13_")]  # every depth-13 scramble shipped
+    assert "rubik/library/depth13_metrichtm_size3_seed1" in depth_13
+    for name in depth_13:
         scramble = instances.load(name)
         assert len(scramble.raw["scramble"].split()) == 13 and scramble.spec.known_distance == 13, name
+        if scramble.raw["scramble"] == data["scramble"]:
+            continue  # seed 1's: its state (the scramble applied) was asked just above
         assert middle.distance(scramble.spec.array(), "htm") is None, name
     with pytest.raises(UserError, match=r"--depth must be 0..13 for the 3x3x3"):
         distances.generate(depth=14, size=3)

@@ -175,7 +175,7 @@ def test_killed_pipeline_resumes_without_redoing_finished_runs(tmp_path):
     assert statuses == ["time_limit"] * 3
 
 
-@pytest.mark.parametrize("extra, key", [
+CONFIGURATION_TYPOS = [
     (["time_limt=5"], "time_limt"),
     (["solvers=[higs]"], "solvers[0]"),
     (["formulations=[placment]"], "formulations[0]"),
@@ -189,9 +189,45 @@ def test_killed_pipeline_resumes_without_redoing_finished_runs(tmp_path):
     (["counts={instances: [instant_insanity/parker_brothers], formulations: [rotations], solvers: [pyomo:glpk]}"],
      "counts.solvers[0]"),
     (["formulations=[placement, rotations, placement]"], "formulations[2]"),
-])
+]
+"""Bad `--config` entries on top of the smoke configuration, and the key each must be named by."""
+
+THROUGH_SNAKEMAKE = [0, 1, 3, 4]
+"""The typos also run through real Snakemake, one for each part of the check that can refuse a
+configuration (`experiment.validate_config`: the schema, the formulation and solver names, the
+instances, the counts): the Snakefile turns every refusal of the check the same way into one
+line and exit 2 (workflows/rules/common.smk), so the others are asked of the check directly."""
+
+
+def smoke_configuration_with(*entries: str) -> dict:
+    """The configuration Snakemake hands the Snakefile for `--configfile smoke.yaml --config
+    ENTRIES`: the file, with the entries parsed and merged onto it by Snakemake's own functions."""
+    from snakemake.cli import parse_config
+    from snakemake.common.configfile import load_configfile
+    from snakemake.utils import update_config
+
+    config: dict = {}
+    update_config(config, load_configfile(str(ROOT / "workflows/config/smoke.yaml")))
+    update_config(config, parse_config(list(entries)))
+    return config
+
+
+@pytest.mark.parametrize("extra, key", CONFIGURATION_TYPOS)
+def test_configuration_typos_are_refused_in_one_line_naming_the_key(tmp_path, extra, key):
+    from pyomo_puzzles import experiment
+    from pyomo_puzzles.errors import UserError
+
+    config = smoke_configuration_with(f"results={tmp_path / 'results'}", *extra)
+    with pytest.raises(experiment.ConfigError) as refused:
+        experiment.validate_config(config, ROOT / "workflows/schemas/config.schema.yaml")
+    assert isinstance(refused.value, UserError)  # what the Snakefile turns into one line and exit 2
+    assert len(str(refused.value).splitlines()) == 1 and f"configuration key '{key}'" in str(refused.value)
+    assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize("extra, key", [CONFIGURATION_TYPOS[i] for i in THROUGH_SNAKEMAKE])
 def test_configuration_typos_stop_before_anything_runs(tmp_path, extra, key):
-    done = snakemake(tmp_path / "results", "--config", *extra)
+    done = snakemake(tmp_path / "results", *extra)  # one --config: the results folder and the typo
     assert done.returncode == 2
     ours = [line for line in done.stderr.splitlines() if line.startswith("pyomo-puzzles")]
     assert len(ours) == 1 and f"configuration key '{key}'" in ours[0] and "Traceback" not in done.stderr
