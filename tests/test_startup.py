@@ -147,7 +147,7 @@ def test_cached_cube_tables_are_the_tables_built_afresh(tmp_path, monkeypatch) -
     monkeypatch.setenv(cache.CACHE_VARIABLE, "off")
     fresh = model_projections.pattern(2, "htm", "corner", (0, 1, 2, 3))
     model_projections.pattern.cache_clear()
-    assert isinstance(read.to_solved, np.memmap)
+    assert isinstance(read.to_solved.base, np.memmap)  # read from the cache's file (as a plain array over it)
     assert np.array_equal(read.to_solved, fresh.to_solved)
     assert np.array_equal(stored.to_solved, fresh.to_solved)
     reachable = fresh.to_solved[fresh.to_solved >= 0]
