@@ -102,7 +102,7 @@ def _read(model: pyo.ConcreteModel, keep_fixed: bool = False) -> LinearForm:
     # sorted out with numpy: a Python loop per term would cost as much as Pyomo's compiler.
     row_sizes, term_vars, term_coefs = [], [], []
     row_lower, row_upper = [], []
-    for con in _active_rows(model):
+    for con in model.component_data_objects(pyo.Constraint, active=True, descend_into=True):
         expr = con.expr
         kind = expr.__class__
         # the common rows, `linear sum == number`, `<= number`, `== variable`, read here: Pyomo's general
@@ -137,17 +137,6 @@ def _read(model: pyo.ConcreteModel, keep_fixed: bool = False) -> LinearForm:
     term_rows = np.repeat(np.arange(len(row_sizes)), row_sizes)  # the objective is row len(row_lower)
     return _assemble(term_rows, term_vars, term_coefs, np.asarray(row_lower, dtype=float),
                      np.asarray(row_upper, dtype=float), offset, maximise, keep_fixed)
-
-
-def _active_rows(model):
-    """The active constraints' data, in `component_data_objects` order (fewer generator layers)."""
-    for component in model.component_objects(pyo.Constraint, active=True, descend_into=True):
-        if component.is_indexed():
-            for con in component.values():
-                if con.active:
-                    yield con
-        else:
-            yield component
 
 
 _VARIABLES = {VarData}
@@ -243,7 +232,7 @@ def _assemble(term_rows, term_vars, term_coefs, row_lower, row_upper, offset, ma
         columns=columns, start=start, index=key_rows[entry], value=values[entry],
         cost=cost, offset=float(offset), maximise=maximise,
         row_lower=row_lower, row_upper=row_upper, col_lower=col_lower, col_upper=col_upper,
-        integer=_integer(columns, domains),
+        integer=_integer(domains),
     )
 
 
@@ -356,9 +345,9 @@ def form_digest(form: LinearForm) -> str:
     return digest.hexdigest()[:16]
 
 
-def _integer(columns: list, domains: tuple[list, dict] | None = None) -> np.ndarray:
-    """Whether each column is integer, asked once per distinct domain."""
-    keys, one_of_each = domains or _domains(columns)
+def _integer(domains: tuple[list, dict]) -> np.ndarray:
+    """Whether each column is integer, asked once per distinct domain (`_domains`)."""
+    keys, one_of_each = domains
     per_domain = {key: var.is_integer() for key, var in one_of_each.items()}
     return np.array([per_domain[key] for key in keys], dtype=bool)
 

@@ -132,6 +132,8 @@ YOUNG_OBJECTS_TO_COLLECT = 200_000
 """Between parts, the young generations are collected once this many objects have been
 made (and not freed) since the last collection (`collect_if_due`)."""
 
+_paused_here = False  # whether the collector is off because `collector_paused` switched it off
+
 
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
@@ -152,9 +154,6 @@ def collector_paused() -> Iterator[None]:
         _paused_here = outer
         if enabled:
             gc.enable()
-
-
-_paused_here = False  # whether the collector is off because `collector_paused` switched it off
 
 
 def collect_if_due() -> None:
