@@ -7,7 +7,8 @@ used, so ``import pyomo_puzzles`` stays cheap.
 
 from pyomo_puzzles.version import __version__
 
-API = ("load", "from_data", "solve", "count", "check", "picture", "results", "list_families", "list_instances", "list_solvers")
+API = ("load", "from_data", "solve", "count", "check", "picture", "results", "model_statistics", "list_families",
+       "list_instances", "list_solvers")
 __all__ = ["__version__", *API]
 
 

@@ -35,10 +35,11 @@ if TYPE_CHECKING:
     import pyomo.environ as pyo
 
     from pyomo_puzzles.core.registry import Family
+    from pyomo_puzzles.core.statistics import ModelStatistics
 
 __all__ = ["CountResult", "Instance", "RunRecord", "RunSettings", "SolvedRun", "build", "check", "count",
-           "from_data", "list_families", "list_instances", "list_solvers", "load", "picture", "results", "solve",
-           "solve_model"]
+           "from_data", "list_families", "list_instances", "list_solvers", "load", "model_statistics", "picture",
+           "results", "solve", "solve_model"]
 
 
 def load(instance: str | Path | Instance) -> Instance:
@@ -155,6 +156,18 @@ def solve_model(model: pyo.ConcreteModel, solver: str | None = None, *, settings
     (no time limit unless given)."""
     chosen = _settings(settings or RunSettings(time_limit=None, threads=None), options)
     return solvers.SolverSession(solver or solvers.default_name(), model, chosen).solve()
+
+
+def model_statistics(instance: str | Path | Instance, formulation: str | None = None, *,
+                     lp_solver: str | None = None, time_limit: float = 60.0) -> list[ModelStatistics]:
+    """The size of `formulation`'s model of `instance` (variables by type, rows, nonzeros of
+    the matrix every solver gets) and its LP relaxation by `lp_solver` (None: the first
+    installed MIP solver by rank), with the integrality gap against the known optimum: one
+    entry, or one per stage of a formulation solved in stages (`core.statistics`).
+    ``entry.row()`` is its row of the pipeline's ``tables/models.csv``."""
+    from pyomo_puzzles.core import statistics  # numpy and the linear form: only where statistics are asked
+
+    return statistics.model_statistics(load(instance), formulation, lp_solver, time_limit)
 
 
 def results(folder: str | Path) -> pandas.DataFrame:

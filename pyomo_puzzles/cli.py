@@ -335,6 +335,52 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+STATISTICS_SHOWN = (("stage", "stage"), ("parts", "parts"), ("settled", "settled"), ("variables", "vars"), ("binary", "bin"),
+                    ("integer", "int"), ("continuous", "cont"), ("rows", "rows"), ("nonzeros", "nonzeros"),
+                    ("lp_status", "LP"), ("lp_value", "z_LP"), ("lp_infeasible_parts", "LP-infeasible parts"),
+                    ("reference_objective", "z*"), ("integrality_gap", "gap"))
+"""The columns `statistics` prints: (field of `ModelStatistics.row`, heading)."""
+
+
+def _statistic(value) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def cmd_statistics(args: argparse.Namespace) -> int:
+    from pyomo_puzzles import api  # see cmd_solve
+    from pyomo_puzzles.core import models  # Pyomo: see cmd_solve
+
+    instance = _instance(args.instance)
+    names = args.formulation or [None]
+    if names == ["all"]:
+        names = [name for name, form in instance.family.formulations.items()
+                 if form.applies_to(instance.spec) is None]
+    found = []
+    for name in names:
+        models.choose_formulation(instance, name)  # an unknown or inapplicable formulation: one line, before any work
+    for name in names:
+        found += api.model_statistics(instance, name, lp_solver=args.lp_solver, time_limit=args.time_limit)
+    rows = [entry.row() for entry in found]
+    shown = [(field, heading) for field, heading in STATISTICS_SHOWN
+             if any(row[field] is not None for row in rows)]
+    table = [["formulation", *(heading for _, heading in shown)]]
+    table += [[row["formulation"], *(_statistic(row[field]) for field, _ in shown)] for row in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
+    print(f"{instance.name}: the matrix every solver gets, and its LP relaxation "
+          f"({rows[0]['lp_solver'] or 'no LP solver installed'})")
+    for line in table:
+        print("  ".join(cell.ljust(width) if i == 0 else cell.rjust(width)
+                        for i, (cell, width) in enumerate(zip(line, widths))))
+    if rows[0]["reference_from"]:
+        print(f"z*: {rows[0]['reference_from']}")
+    if args.output:
+        _files().write_json_atomic(args.output, rows)
+        print(f"statistics written to {args.output}")
+    return EXIT_OK
+
+
 def cmd_library(args: argparse.Namespace) -> int:
     from pyomo_puzzles.core import instances, library  # yaml and the registry: see cmd_list
 
@@ -704,6 +750,18 @@ def parser() -> argparse.ArgumentParser:
     lib.add_argument("--export", metavar="DIR", help="write every instance as MPS per formulation, with the "
                                                      "reference file, an index and a README, here")
     lib.set_defaults(func=cmd_library)
+
+    stats = sub.add_parser("statistics", help="a formulation's model size (variables by type, rows, nonzeros) and "
+                                              "LP relaxation (value, integrality gap; per stage where staged)")
+    stats.add_argument("instance")
+    stats.add_argument("--formulation", "-f", action="append",
+                       help="formulation (may be given again; 'all': every one that applies; default: the family's)")
+    stats.add_argument("--lp-solver", help="the MIP solver that solves the LP relaxation (default: the first "
+                                           "installed by rank, named in the output)")
+    stats.add_argument("--time-limit", "-t", type=_positive_float, default=60.0,
+                       help="seconds per LP relaxation (default: 60)")
+    stats.add_argument("--output", "-o", help="write the statistics (JSON, one entry per row) here")
+    stats.set_defaults(func=cmd_statistics)
 
     export = sub.add_parser("export", help="write the Pyomo data (.dat) and the model (LP, MPS)")
     export.add_argument("instance")
