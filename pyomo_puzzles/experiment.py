@@ -55,6 +55,8 @@ from pyomo_puzzles.core.results import (
     Run,
     count_record_path,
     formulation_label,
+    is_reference_method,
+    model_record_path,
     generated_path,
     is_formulation_file,
     plugin_distributions,
@@ -148,10 +150,26 @@ def validate_config(config: dict, schema_path: str | Path) -> dict:
     _refuse_too_many_runs_per_cell(config)
     check_names(config)
     expand_instances(config["instances"])
+    _check_lp_solver(config)
     if "counts" in config:
         config["counts"] = {"up_to_symmetry": True, "time_limit": 600, **config["counts"]}
         count_jobs(config)  # checks its names too
     return config
+
+
+def _check_lp_solver(config: dict) -> None:
+    """A named LP solver of the model statistics must be an installed MIP solver that takes the matrix."""
+    name = model_settings(config)["lp_solver"]
+    if name is None or config.get("models") is False:
+        return
+    if not solvers.is_known(name):
+        raise ConfigError("models.lp_solver", f"unknown solver {name!r} (choose from {', '.join(solvers.names())})")
+    found = solvers.adapter(name)
+    if found.kind != "mip" or type(found).matrix_session is solvers.Adapter.matrix_session:
+        raise ConfigError("models.lp_solver", f"{name!r} is not a MIP solver taking the matrix, which an LP "
+                                              "relaxation needs")
+    if not solvers.availability(name)[0]:
+        raise ConfigError("models.lp_solver", f"{name!r} is not installed: {solvers.availability(name)[1]}")
 
 
 def _schema_error(error) -> ConfigError:
@@ -193,6 +211,42 @@ class CountJob:
 
     def record_path(self, results: str) -> str:
         return count_record_path(results, self.instance, self.formulation, self.solver, self.method)
+
+
+@dataclass(frozen=True)
+class ModelJob:
+    """The statistics of one formulation on one instance (`core.statistics`): its size and
+    LP relaxation, once, whatever solvers run it."""
+
+    instance: str
+    formulation: str
+    source: str | None = None
+
+    def record_path(self, results: str) -> str:
+        return model_record_path(results, self.instance, self.formulation)
+
+
+MODEL_DEFAULTS = {"lp_solver": None, "time_limit": 60.0}
+"""The configuration's ``models`` section when it leaves a key out (``models: false``: none)."""
+
+
+def model_jobs(config: dict, runs: list[Run]) -> list[ModelJob]:
+    """One job per (instance, formulation) the runs of the integer program make (none with
+    ``models: false``), in the runs' order."""
+    if config.get("models") is False:
+        return []
+    found: dict[tuple[str, str], ModelJob] = {}
+    for run in runs:
+        if not is_reference_method(run.solver):
+            found.setdefault((run.instance, formulation_label(run.formulation)),
+                             ModelJob(run.instance, run.formulation, run.source))
+    return list(found.values())
+
+
+def model_settings(config: dict) -> dict:
+    """The ``models`` section with its defaults."""
+    section = config.get("models")
+    return {**MODEL_DEFAULTS, **(section if isinstance(section, dict) else {})}
 
 
 def count_jobs(config: dict, report=print) -> list[CountJob]:

@@ -37,6 +37,7 @@ from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
 from pyomo_puzzles.core.isolation import Interrupted
 from pyomo_puzzles.core.pictures import draw_no_solution
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
+from pyomo_puzzles.core.statistics import models_table
 from pyomo_puzzles.core.results import (
     COUNT_SETTINGS,
     SETTINGS,
@@ -49,6 +50,8 @@ from pyomo_puzzles.core.results import (
     generators_digest,
     is_reference_method,
     left_out,
+    load_run_instance,
+    model_digest,
     run_fingerprint,
     run_instance_source,
     runs_table,
@@ -58,7 +61,9 @@ from pyomo_puzzles.errors import NotApplicable, UserError
 from pyomo_puzzles.experiment import FORCE_VARIABLE, environment, host_facts
 
 __all__ = ["COUNT_SETTINGS", "SETTINGS", "batch_fingerprint", "count_digest", "count_to_record", "draw_instances",
-           "generate_instances", "generators_digest", "solve_batch", "write_environment", "write_report"]
+           "generate_instances", "generators_digest", "model_digest", "model_statistics_to_record", "results_folder_of",
+           "solve_batch",
+           "write_environment", "write_report"]
 
 def _forced(manifest: str) -> bool:
     """Whether Snakemake was told to rerun this batch (see `FORCE_VARIABLE`)."""
@@ -232,6 +237,43 @@ def _finish_count(smk: Any, instance, result: dict, up_to_symmetry: bool) -> Non
     write_json_atomic(smk.output.record, result)
 
 
+def results_folder_of(record: str, instance: str, kind: str) -> Path:
+    """The results folder of a record filed as ``<results>/<kind>/<instance>/<file>``."""
+    path = Path(record)
+    folder = path.parents[len(instance.split("/")) + 1]
+    if path.parent.relative_to(folder) != Path(kind, instance):
+        raise ValueError(f"{record} is not filed under {kind}/{instance}")
+    return folder
+
+
+def model_statistics_to_record(smk: Any) -> None:
+    """One formulation's statistics on one instance (`core.statistics`): its rows of
+    ``tables/models.csv`` with what they depend on (the job's ``fingerprint`` parameter); a
+    statistic that cannot be computed leaves a record saying why, and no rows."""
+    p = smk.params
+    with job_log(smk):
+        job, settings = p.job, p.settings
+        record = {"instance": job["instance"], "formulation": job["formulation"], "rows": [], "message": None,
+                  "fingerprint": p.fingerprint}
+        started = time.perf_counter()
+        try:
+            instance = load_run_instance(job["instance"], p.results, job["source"])
+            found = api.model_statistics(instance, job["formulation"], lp_solver=settings["lp_solver"],
+                                         time_limit=settings["time_limit"])
+            record["rows"] = [{**entry.row(), "instance": job["instance"]} for entry in found]
+        except Exception as error:  # noqa: BLE001 - a record must be written for every statistic
+            record["message"] = str(error).splitlines()[0] if str(error) else type(error).__name__
+        record["seconds"] = time.perf_counter() - started
+        for row in record["rows"]:
+            print(f"{row['instance']} [{row['formulation']}]" + (f" stage {row['stage']:g}" if row["stage"] is not None
+                                                                 else "")
+                  + f": {row['variables']} variables, {row['rows']} rows, {row['nonzeros']} nonzeros; "
+                    f"LP ({row['lp_solver']}) {row['lp_status']} {row['lp_value']}")
+        if record["message"]:
+            print(f"{job['instance']} [{job['formulation']}]: no statistics: {record['message']}")
+        write_json_atomic(smk.output.record, record)
+
+
 def generate_instances(smk: Any) -> None:
     """Every generated instance of the experiment, in one job (one Python start-up)."""
     with job_log(smk):
@@ -294,7 +336,7 @@ def write_report(smk: Any) -> None:
 
 def _write_report(smk: Any) -> None:
     from pyomo_puzzles.report import (  # pandas, matplotlib: report job only
-        catalogue, family_tables, figures, html, page, scores, tables)
+        catalogue, family_tables, figures, formulations, html, page, scores, tables)
     from pyomo_puzzles.report.measure import Statistics  # as above
 
     records = _record_paths(smk.input.manifests)
@@ -321,13 +363,16 @@ def _write_report(smk: Any) -> None:
     write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn]})
     counts = counts_table(list(smk.input.counts))
     _write_table(counts, smk.output.counts, "to_csv")
+    models = models_table(list(smk.input.models))
+    formulations.write_models(models, smk.output.models, smk.output.models_tex)
     env = json.loads(Path(smk.input.environment).read_text())
     page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report),
-                      counts=counts if len(counts) else None, stats=stats, left_out=left)
+                      counts=counts if len(counts) else None, stats=stats, left_out=left,
+                      models=models if len(models) else None)
     pictures = [Path(p) for p in smk.input.pictures]  # this experiment's, not every file in the folder
     html.write_html(Path(smk.params.results), runs, family_tables.family_summary(runs, stats), drawn, env,
                     Path(smk.output.html), counts=counts if len(counts) else None, comparison=comparison,
-                    pictures=pictures, stats=stats, left_out=left)
+                    pictures=pictures, stats=stats, left_out=left, models=models if len(models) else None)
 
 
 def _comparison(other: str | None, results: str, stats, table_dir: Path):

@@ -98,6 +98,27 @@ def test_smoke_figures_report_and_environment(smoke):
         "parker_brothers.png from the run of glpk / rotations" in log, log
 
 
+def test_smoke_has_the_statistics_of_each_formulation_once(smoke):
+    """One row per instance and formulation the MIP solvers ran (whatever solvers ran it),
+    from the matrix of a solver's run; the LP relaxation of a puzzle with solutions (the
+    L-tromino cube has 5,328 tilings; the Parker Brothers set 8 stacks) is feasible."""
+    runs = pd.read_csv(smoke / "tables/runs.csv")
+    models = pd.read_csv(smoke / "tables/models.csv")
+    mip = runs[runs["solver"].isin(["highs", "glpk"])]
+    assert sorted(zip(models["instance"], models["formulation"])) == \
+        sorted(set(zip(mip["instance"], mip["formulation"])))
+    assert set(models["lp_solver"]) == {solvers.default_lp_solver()}
+    solvable = models.set_index("instance").loc[["packing/l_tromino_cube", "instant_insanity/parker_brothers"]]
+    assert set(solvable["lp_status"]) == {"feasible"}
+    assert (models["variables"] == models["binary"] + models["integer"] + models["continuous"]).all()
+    assert (models["nonzeros"] > 0).all() and models["message"].isna().all()
+    digests = runs.dropna(subset=["matrix_digest"]).groupby(["instance", "formulation"])["matrix_digest"].nunique()
+    assert (digests == 1).all()  # the statistics describe the one matrix every solver got
+    report = (smoke / "report.md").read_text()
+    assert "## Formulations" in report and f"solved by {solvers.default_lp_solver()}" in report
+    assert "\\toprule" in (smoke / "tables/models.tex").read_text()
+
+
 def _solver_measure(record: dict) -> float:
     """The default measure, from a record by hand: the solver's own clock, else its call (the
     record's call_time, or for a record without one the wall time less the framework's parts)."""
@@ -189,6 +210,10 @@ CONFIGURATION_TYPOS = [
     (["counts={instances: [instant_insanity/parker_brothers], formulations: [rotations], solvers: [pyomo:glpk]}"],
      "counts.solvers[0]"),
     (["formulations=[placement, rotations, placement]"], "formulations[2]"),
+    (["models={lp_solver: cpsat}"], "models.lp_solver"),
+    (["models={lp_solver: nosuch}"], "models.lp_solver"),
+    (["models={lp_solvr: highs}"], "models.lp_solvr"),
+    (["models={time_limit: 0}"], "models.time_limit"),
 ]
 """Bad `--config` entries on top of the smoke configuration, and the key each must be named by."""
 

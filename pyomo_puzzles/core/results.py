@@ -76,6 +76,12 @@ def count_record_path(results: str, instance: str, formulation: str, solver: str
     return f"{results}/counts/{instance}/{formulation}/{solver}/{method}.json"
 
 
+def model_record_path(results: str, instance: str, formulation: str) -> str:
+    """The statistics of one formulation on one instance (`core.statistics`; a formulation
+    file's ``FILE.py:NAME`` is filed under NAME)."""
+    return f"{results}/models/{instance}/{formulation_label(formulation)}.json"
+
+
 def generated_path(name: str, results: str) -> str:
     """The file of the generated instance `name` (generated/<generator>/<stem>)."""
     return f"{results}/{GENERATED_DIR}/{name.removeprefix('generated/')}.yaml"
@@ -232,6 +238,31 @@ def count_digest(instance: str, formulation: str, solver: str, method: str, sett
     try:
         parts = count_fingerprint(instance, formulation, solver, method, settings)
     except Exception as error:  # noqa: BLE001 - the count says what is wrong
+        parts = {"unreadable": f"{type(error).__name__}: {error}"}
+    return _digest(json.dumps(parts, sort_keys=True, default=str).encode())
+
+
+MODEL_SETTINGS = ("lp_solver", "time_limit")
+"""The settings of the model statistics (the configuration's ``models`` section)."""
+
+
+def model_digest(instance: str, formulation: str, source: str | None, results: str, settings: dict) -> str:
+    """The digest of what one formulation's statistics on one instance depend on (the
+    instance's data, the formulation's and the family's code, the package versions, the LP
+    solver's version, the benchmark library that may state the optimum, the settings), a
+    parameter of its Snakemake job: a change computes them again. A generated instance counts
+    by its name, as in `batch_fingerprint`."""
+    try:
+        if instance.startswith("generated/"):
+            digest, family = instance, _generator_family(instance.split("/")[1])
+        else:
+            digest, puzzle = _instance_data(instances.resolve(source or instance)[1])
+            family = registry.family(puzzle)
+        lp_solver = settings.get("lp_solver")
+        parts = {"instance": digest, **_code_fingerprint(family, formulation, lp_solver or solvers.default_lp_solver() or 'none'),
+                 "lp_solver": lp_solver, "known": _digest(family.library.read_bytes()) if family.library else None,
+                 "settings": {k: settings.get(k) for k in MODEL_SETTINGS}}
+    except Exception as error:  # noqa: BLE001 - the job says what is wrong
         parts = {"unreadable": f"{type(error).__name__}: {error}"}
     return _digest(json.dumps(parts, sort_keys=True, default=str).encode())
 

@@ -258,6 +258,17 @@ def default_name() -> str:
     return names()[0]
 
 
+def default_lp_solver() -> str | None:
+    """The LP solver of the model statistics when none is named: the installed MIP adapter with
+    a matrix session that ranks first (None: there is none)."""
+    _discover()
+    for found in sorted(_ADAPTERS.values(), key=lambda found: (found.rank, found.name)):
+        if (found.kind == "mip" and type(found).matrix_session is not Adapter.matrix_session
+                and availability(found.name)[0]):
+            return found.name
+    return None
+
+
 def is_known(name: str) -> bool:
     _discover()
     return name in _ADAPTERS or (":" in name and name.split(":", 1)[0] in _PREFIXES)

@@ -24,12 +24,18 @@ LP settles is that formulation's LP strength; a single LP value would mean nothi
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pyomo_puzzles.core import known, models, solvers
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.records import RunSettings
 from pyomo_puzzles.errors import UserError
+
+if TYPE_CHECKING:
+    import pandas
 
 LP_TIME_LIMIT = 60.0
 """Seconds the LP solver gets for one relaxation by default."""
@@ -37,7 +43,8 @@ LP_TIME_LIMIT = 60.0
 COLUMNS = ("instance", "formulation", "stage", "parts", "settled", "variables", "binary", "integer", "continuous", "rows",
            "nonzeros", "lp_solver", "lp_status", "lp_value", "lp_infeasible_parts", "reference_objective",
            "reference_from", "integrality_gap")
-"""The columns of ``tables/models.csv``, in order (one row per `ModelStatistics`)."""
+"""The columns of ``tables/models.csv``, in order (one row per `ModelStatistics`; the table adds
+``message``: why a formulation's statistics are missing)."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +77,8 @@ class ModelStatistics:
     """A stage: its parts the formulation settled without a model (None: one model)."""
     lp_solver: str | None = None
     lp_status: str | None = None
-    """``optimal``, ``infeasible``, ... (the run record's words); a stage: ``infeasible`` when the
+    """``optimal``, ``infeasible``, ... (the run record's words; ``feasible`` for a model without
+    an objective whose LP relaxation has a solution); a stage: ``infeasible`` when the
     LP relaxation proves every part infeasible, else ``feasible``; None: no LP solved (no LP
     solver, or a stage without models)."""
     lp_value: float | None = None
@@ -94,26 +102,15 @@ def matrix_size(form) -> Size:
                 continuous=int((~integer).sum()), rows=len(form.row_lower), nonzeros=len(form.value))
 
 
-def default_lp_solver() -> str | None:
-    """The installed MIP adapter with a matrix session that ranks first (None: there is none)."""
-    candidates = sorted((solvers.adapter(name) for name in solvers.names()),
-                        key=lambda found: (found.rank, found.name))
-    for found in candidates:
-        if (found.kind == "mip" and type(found).matrix_session is not solvers.Adapter.matrix_session
-                and solvers.availability(found.name)[0]):
-            return found.name
-    return None
-
-
 def lp_solver_named(name: str | None) -> str | None:
     """The LP solver to use: `name` (checked: a MIP adapter with a matrix session, installed)
     or the default one."""
     if name is None:
-        return default_lp_solver()
+        return solvers.default_lp_solver()
     found = solvers.adapter(name)
     if found.kind != "mip" or type(found).matrix_session is solvers.Adapter.matrix_session:
         raise UserError(f"option --lp-solver: '{name}' is not a MIP solver taking the matrix, which an LP "
-                        f"relaxation needs (choose one such as {default_lp_solver() or 'highs'})")
+                        f"relaxation needs (choose one such as {solvers.default_lp_solver() or 'highs'})")
     solvers.require(name)
     return name
 
@@ -163,10 +160,11 @@ def _compiled(model):
 def _one_model(model, common: dict, lp_solver: str | None, time_limit: float) -> ModelStatistics:
     form = _compiled(model)
     status, value = relaxation(form, lp_solver, time_limit) if lp_solver else (None, None)
-    has_objective = models.objective_sense(model) is not None and (form.cost.any() or form.offset)
-    gap = integrality_gap(common["reference_objective"], value) if has_objective else None
-    return ModelStatistics(size=matrix_size(form), lp_status=status, lp_value=value if has_objective else None,
-                           integrality_gap=gap, **common)
+    if not (models.objective_sense(model) is not None and (form.cost.any() or form.offset)):  # a feasibility model
+        common = {**common, "reference_objective": None, "reference_from": None}
+        status, value = ("feasible" if status == "optimal" else status), None
+    gap = integrality_gap(common["reference_objective"], value)
+    return ModelStatistics(size=matrix_size(form), lp_status=status, lp_value=value, integrality_gap=gap, **common)
 
 
 def _per_stage(instance: Instance, form, common: dict, lp_solver: str | None, time_limit: float,
@@ -189,3 +187,19 @@ def _per_stage(instance: Instance, form, common: dict, lp_solver: str | None, ti
         if optimum is None or stage.objective >= optimum - 1e-9 or stage.solution is not None:
             break
     return found
+
+
+def models_table(paths: list[str]) -> "pandas.DataFrame":
+    """``tables/models.csv`` from the pipeline's statistics records (`jobs.model_statistics_to_record`):
+    their rows, and for a record without any, one row naming the instance and formulation with its message."""
+    import pandas as pd  # pandas: the report job only
+
+    rows = []
+    for path in paths:
+        record = json.loads(Path(path).read_text())
+        if record.get("rows"):
+            rows += [{**row, "message": None} for row in record["rows"]]
+        else:
+            rows.append({"instance": record.get("instance"), "formulation": record.get("formulation"),
+                         "message": record.get("message") or "no statistics"})
+    return pd.DataFrame(rows, columns=[*COLUMNS, "message"])

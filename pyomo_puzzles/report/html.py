@@ -21,6 +21,7 @@ import pandas as pd
 from pyomo_puzzles.core.files import write_text_atomic
 from pyomo_puzzles.report import family_tables, scores, tables
 from pyomo_puzzles.report import counts as count_report
+from pyomo_puzzles.report import formulations
 from pyomo_puzzles.report.compare import versions_text
 from pyomo_puzzles.report.measure import DEFAULT, Statistics
 from pyomo_puzzles.report.page import figure_caption, flatten_environment, measurement_notes
@@ -294,12 +295,15 @@ def left_out_html(left_out: Sequence[str] | None) -> str:
 def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],
                 environment: dict, out_dir: Path, counts: pd.DataFrame | None = None,
                 comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None,
-                stats: Statistics = DEFAULT, left_out: Sequence[str] | None = None) -> str:
+                stats: Statistics = DEFAULT, left_out: Sequence[str] | None = None,
+                models: pd.DataFrame | None = None) -> str:
     """The whole page as a string (see `write_html`)."""
     sections = [_section("Overview", overview_html(results_dir, runs, stats) + left_out_html(left_out)),
                 _section("Summary per family", summary_html(runs, summary, stats))]
     if stats.scores and len(runs):
         sections.append(_section("Scores", scores_html(runs, stats)))
+    if models is not None and len(models):
+        sections.append(_section("Formulations", _formulations_html(models, runs, stats)))
     sections.append(_section("Figures", figures_html(figure_paths, out_dir, stats)))
     if counts is not None and len(counts):
         agreeing = count_report.agreement(counts)
@@ -321,6 +325,15 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
             f"<h1>{html.escape(TITLE)}</h1>\n" + "\n".join(sections) + "\n</body>\n</html>\n")
 
 
+def _formulations_html(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics) -> str:
+    body = f"<p>{html.escape(formulations.caption(models))}</p>\n"
+    compared = formulations.comparison(models, runs, stats)
+    if len(compared):
+        body += (f"<p>{html.escape(formulations.COMPARISON_NOTE)}</p>\n"
+                 + html_table(formulations.comparison_cells(compared, stats)) + "\n")
+    return body + html_table(formulations.shown(models))
+
+
 def _write_atomic(path: Path, text: str) -> None:
     """Write atomically with the umask's mode (see `core.files`)."""
     write_text_atomic(path, text)
@@ -329,7 +342,8 @@ def _write_atomic(path: Path, text: str) -> None:
 def write_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figure_paths: Sequence[Path],
                environment: dict, out: Path, counts: pd.DataFrame | None = None,
                comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None,
-               stats: Statistics = DEFAULT, left_out: Sequence[str] | None = None) -> Path:
+               stats: Statistics = DEFAULT, left_out: Sequence[str] | None = None,
+               models: pd.DataFrame | None = None) -> Path:
     """Write the self-contained HTML report to `out` (normally ``report.html``) and return it.
 
     Sections: overview (with the cells `left_out` when they ran), environment, a
@@ -339,6 +353,7 @@ def write_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fig
     """
     out = Path(out)
     page = render_html(Path(results_dir), runs, summary, figure_paths, environment, out.parent,
-                       counts=counts, comparison=comparison, pictures=pictures, stats=stats, left_out=left_out)
+                       counts=counts, comparison=comparison, pictures=pictures, stats=stats, left_out=left_out,
+                       models=models)
     _write_atomic(out, page)
     return out

@@ -11,6 +11,7 @@ import pandas as pd
 
 from pyomo_puzzles.report import catalogue, scores, tables
 from pyomo_puzzles.report import counts as count_report
+from pyomo_puzzles.report import formulations
 from pyomo_puzzles.report import figures as figures_module
 from pyomo_puzzles.report.measure import DEFAULT, Statistics, without_own_clock
 
@@ -262,10 +263,12 @@ def _matrix_check(runs: pd.DataFrame) -> list[str]:
 
 def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figures: list[Path],
                  environment: dict, out: Path, counts: pd.DataFrame | None = None,
-                 stats: Statistics = DEFAULT, left_out: list[str] | None = None) -> Path:
+                 stats: Statistics = DEFAULT, left_out: list[str] | None = None,
+                 models: pd.DataFrame | None = None) -> Path:
     """Write the Markdown report to `out`: title, overview, environment table, summary table
-    (with any data problems, wrong answers and the cells `left_out` listed), counts, and the
-    figures (PNG embedded, PDF linked, paths relative to the page). Returns `out`."""
+    (with any data problems, wrong answers and the cells `left_out` listed), the formulations
+    (`models`: ``tables/models.csv``), counts, and the figures (PNG embedded, PDF linked, paths
+    relative to the page). Returns `out`."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     env_rows = pd.DataFrame(flatten_environment(environment or {}), columns=["key", "value"])
@@ -275,6 +278,13 @@ def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, f
              summary_markdown(summary, stats) if len(summary) else "(no runs)", *_data_problems(runs),
              *_wrong_answers(runs), *left_out_markdown(left_out), *_matrix_check(runs), "",
              *(scores_markdown(runs, stats) if len(runs) else [])]
+    if models is not None and len(models):
+        lines += ["## Formulations", "", formulations.caption(models), ""]
+        compared = formulations.comparison(models, runs, stats)
+        if len(compared):
+            lines += [formulations.COMPARISON_NOTE, "",
+                      markdown_table(formulations.comparison_cells(compared, stats)), ""]
+        lines += [markdown_table(formulations.shown(models)), ""]
     if counts is not None and len(counts):
         lines += ["## Counts", "", count_report.INTRO, "", markdown_table(count_report.shown(counts)), "",
                   *_count_data_problems(counts)]

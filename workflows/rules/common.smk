@@ -11,6 +11,7 @@ try:
     config = experiment.validate_config(config, workflow.source_path("../schemas/config.schema.yaml"))
     RUNS, GENERATED = experiment.matrix(config, report=lambda line: print(line, file=sys.stderr))
     COUNTS = experiment.count_jobs(config, report=lambda line: print(line, file=sys.stderr))
+    MODELS = experiment.model_jobs(config, RUNS)
 except UserError as error:
     print(f"pyomo-puzzles: error in the configuration: {error}", file=sys.stderr)
     sys.exit(2)
@@ -65,3 +66,35 @@ def count_fingerprint(wildcards):
 
 def count_records():
     return [job.record_path(RESULTS) for job in COUNTS]
+
+
+MODEL_SETTINGS = experiment.model_settings(config)
+MODELS_BY_PATH = {job.record_path(RESULTS): job for job in MODELS}
+
+
+def model_job(wildcards):
+    """The statistics job of a models/<instance>/<formulation>.json path."""
+    return MODELS_BY_PATH[f"{RESULTS}/models/{wildcards.instance}/{wildcards.formulation}.json"]
+
+
+def model_inputs(wildcards):
+    """The generated instance file or the data file a statistics job reads."""
+    job = model_job(wildcards)
+    if job.instance in GENERATED_BY_NAME:
+        return [GENERATED_BY_NAME[job.instance].path(RESULTS)]
+    return [job.source] if job.source else []
+
+
+def model_fingerprint(wildcards):
+    job = model_job(wildcards)
+    return jobs.model_digest(job.instance, job.formulation, job.source, RESULTS, MODEL_SETTINGS)
+
+
+def model_results(wildcards, output):
+    """The results folder of a models/<instance>/<formulation>.json record (where generated instances are)."""
+    return str(jobs.results_folder_of(output.record, wildcards.instance, "models"))
+
+
+def model_records():
+    return list(MODELS_BY_PATH)
+

@@ -24,6 +24,7 @@ rule report:
     input:
         manifests=manifests(),
         counts=count_records(),
+        models=model_records(),
         environment=f"{RESULTS}/environment.json",
         pictures=pictures(),  # embedded in report.html, so drawn first
     output:
@@ -34,6 +35,8 @@ rule report:
         scores=f"{RESULTS}/tables/scores.csv",
         figures=f"{RESULTS}/figures/figures.json",
         counts=f"{RESULTS}/tables/counts.csv",
+        models=f"{RESULTS}/tables/models.csv",
+        models_tex=f"{RESULTS}/tables/models.tex",
         report=f"{RESULTS}/report.md",
         html=f"{RESULTS}/report.html",
     params:

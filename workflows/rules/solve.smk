@@ -82,3 +82,29 @@ rule count:
         "../envs/pyomo-puzzles.yaml"
     script:
         "../scripts/count.py"
+
+
+# Each formulation's size and LP relaxation on each instance, once, whatever solvers run it.
+rule model_statistics:
+    input:
+        model_inputs,
+    output:
+        record=f"{RESULTS}/models/{{instance}}/{{formulation}}.json",
+    params:
+        job=lambda w: dataclasses.asdict(model_job(w)),
+        settings=MODEL_SETTINGS,
+        results=model_results,
+        # what the statistics depend on (instance, code, versions, settings): a change computes them again
+        fingerprint=model_fingerprint,
+    wildcard_constraints:
+        instance="[a-z_]+/[A-Za-z0-9_./-]+",
+        formulation="[A-Za-z0-9_]+",
+    resources:
+        runtime=lambda w: 30,
+    log:
+        f"{RESULTS}/logs/models/{{instance}}/{{formulation}}.log",
+    conda:
+        "../envs/pyomo-puzzles.yaml"
+    script:
+        "../scripts/model_statistics.py"
+

@@ -1,0 +1,153 @@
+"""The Formulations section: what each formulation is (its model's size, the strength of its LP
+relaxation) beside how it did (runs solved, the shifted geometric mean of the time), per
+family over the instances every formulation of the family ran on: the table a formulation
+paper prints. Its rows come from ``tables/models.csv`` (`core.statistics`) and the runs.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from pathlib import Path
+
+import pandas as pd
+
+from pyomo_puzzles.report import family_tables, tables
+from pyomo_puzzles.report.measure import DEFAULT, Statistics
+
+SHOWN = ["instance", "formulation", "stage", "parts", "variables", "binary", "integer", "continuous", "rows",
+         "nonzeros", "lp_status", "lp_value", "lp_infeasible_parts", "reference_objective", "integrality_gap",
+         "message"]
+"""The columns of ``tables/models.csv`` the report shows (the CSV has them all)."""
+
+
+def caption(models: pd.DataFrame) -> str:
+    """How the models table was computed, and by which LP solver."""
+    lp = sorted({str(s) for s in models.get("lp_solver", pd.Series(dtype=object)).dropna()}) or ["none installed"]
+    return ("Each formulation's model as every solver is given it (the compiled matrix, before any presolve): "
+            "variables by type, rows, nonzeros; its LP relaxation (integrality dropped) solved by "
+            f"{', '.join(lp)}: status and value z_LP, and against the instance's known optimum z* the "
+            "integrality gap |z* - z_LP| / max(|z*|, 1). A model without an objective has no gap: its LP tells "
+            "only whether it proves the instance infeasible. A formulation solved in stages (iterative deepening) "
+            "has a row per stage up to the optimum: sizes summed over the stage's parts, and the parts whose LP "
+            "relaxation alone is infeasible.")
+
+
+def shown(models: pd.DataFrame) -> pd.DataFrame:
+    """The models table as the report shows it: the columns in `SHOWN` that hold anything, as text."""
+    columns = [c for c in SHOWN if c in models.columns and models[c].notna().any()]
+    return models[columns].apply(lambda column: column.map(_cell))
+
+
+def _median(values: pd.Series) -> float | None:
+    numbers = pd.to_numeric(values, errors="coerce").dropna()
+    return float(numbers.median()) if len(numbers) else None
+
+
+def _one_model_rows(models: pd.DataFrame) -> pd.DataFrame:
+    """Per (instance, formulation) one row: a one-model formulation's, or a staged one's stages summed."""
+    rows = []
+    for (instance, formulation), group in models.groupby(["instance", "formulation"], sort=False):
+        staged = group["stage"].notna().any() if "stage" in group else False
+        summed = {key: pd.to_numeric(group[key], errors="coerce").sum() for key in ("variables", "rows", "nonzeros")}
+        parts = pd.to_numeric(group["parts"], errors="coerce").sum()
+        infeasible = pd.to_numeric(group["lp_infeasible_parts"], errors="coerce").sum() if staged else math.nan
+        rows.append({"instance": instance, "formulation": formulation, **summed,
+                     "integrality_gap": pd.to_numeric(group["integrality_gap"], errors="coerce").iloc[0]
+                     if not staged else math.nan,
+                     "lp_settled_share": infeasible / parts if staged and parts else math.nan})
+    return pd.DataFrame(rows)
+
+
+def comparison(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
+    """Tidy: per (puzzle, formulation), over the family's common instances (those every
+    formulation of it ran on): instances, median variables, rows and nonzeros, median
+    integrality gap, the share of staged parts the LP settles, runs solved of runs, and the
+    SGM of the ranked time over all its runs there."""
+    if models.empty or runs.empty:
+        return pd.DataFrame()
+    common = family_tables.common_instances(runs)
+    sizes = _one_model_rows(models[models["message"].isna()] if "message" in models else models)
+    frame = pd.DataFrame({
+        "puzzle": tables._column(runs, "puzzle").astype(str),
+        "formulation": tables._column(runs, "formulation").astype(str),
+        "instance": tables._column(runs, "instance").astype(str),
+        "solved": tables.solved(runs), "time": tables.censored_time(runs, stats),
+        "status": tables._column(runs, "status").astype(str),
+    })
+    with_statistics = set(zip(models["instance"].astype(str), models["formulation"].astype(str)))
+    has_statistics = pd.Series([pair in with_statistics for pair in zip(frame["instance"], frame["formulation"])],
+                               index=frame.index, dtype=bool)
+    frame = frame[(frame["status"] != "licence_limit") & has_statistics]
+    rows = []
+    for (puzzle, formulation), group in frame.groupby(["puzzle", "formulation"], sort=True):
+        chosen = group[group["instance"].isin(common.get(puzzle, set()))]
+        if chosen.empty:
+            continue
+        mine = sizes[(sizes["formulation"] == formulation) & sizes["instance"].isin(set(chosen["instance"]))] \
+            if len(sizes) else sizes
+        rows.append({"puzzle": puzzle, "formulation": formulation, "instances": chosen["instance"].nunique(),
+                     "variables": _median(mine.get("variables", pd.Series(dtype=float))),
+                     "rows": _median(mine.get("rows", pd.Series(dtype=float))),
+                     "nonzeros": _median(mine.get("nonzeros", pd.Series(dtype=float))),
+                     "integrality_gap": _median(mine.get("integrality_gap", pd.Series(dtype=float))),
+                     "lp_settled_share": _median(mine.get("lp_settled_share", pd.Series(dtype=float))),
+                     "runs": len(chosen), "solved": int(chosen["solved"].sum()),
+                     "sgm_time": tables.shifted_geometric_mean(chosen["time"], stats.shift)})
+    return pd.DataFrame(rows)
+
+
+COMPARISON_NOTE = ("Per family, over the instances every formulation of it ran on: the median model size "
+                   "(a staged formulation's stages summed), the median integrality gap (models with an "
+                   "objective), the median share of a staged formulation's parts its LP relaxation alone "
+                   "proves infeasible, the runs solved and the shifted geometric mean of the ranked time over "
+                   "all solvers' runs.")
+
+
+def _cell(value) -> str:
+    """A number as a reader wants it in a table: whole numbers with thousands separators, others
+    to three significant digits; nothing as ``-``."""
+    if value is None or isinstance(value, bool):
+        return "-" if value is None else str(value)
+    if isinstance(value, numbers.Integral):
+        return f"{int(value):,}"
+    if isinstance(value, numbers.Real):
+        value = float(value)
+        if math.isnan(value):
+            return "-"
+        if value.is_integer() and abs(value) < 1e15:
+            return f"{value:,.0f}"
+        return f"{value:.3g}"
+    return str(value)
+
+
+def comparison_cells(table: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
+    """The comparison as text cells, with readable headings."""
+    headings = {"puzzle": "Family", "formulation": "Formulation", "instances": "Instances", "variables": "Variables",
+                "rows": "Rows", "nonzeros": "Nonzeros", "integrality_gap": "LP gap",
+                "lp_settled_share": "Parts the LP settles", "runs": "Runs", "solved": "Solved",
+                "sgm_time": f"SGM {stats.name} (s)"}
+    cells = table.apply(lambda column: column.map(_cell))
+    cells = cells[[c for c in headings if c in cells.columns and table[c].notna().any()]]
+    return cells.rename(columns=headings)
+
+
+def models_latex(models: pd.DataFrame) -> str:
+    """``tables/models.tex``: the models table as a booktabs table (the columns the report shows)."""
+    cells = shown(models).drop(columns=["message"], errors="ignore")
+    frame = cells
+    spec = "".join("l" if c in ("instance", "formulation", "lp_status") else "r" for c in frame.columns)
+    lines = ["% requires \\usepackage{booktabs}", "\\begin{table}[htbp]", "  \\centering", "  \\small",
+             "  \\setlength{\\tabcolsep}{4pt}", f"  \\caption{{{tables.latex_escape(caption(models))}}}",
+             "  \\label{tab:models}", f"  \\begin{{tabular}}{{{spec}}}", "    \\toprule",
+             "    " + " & ".join(tables.latex_escape(c.replace("_", " ")) for c in frame.columns) + " \\\\",
+             "    \\midrule"]
+    lines += ["    " + " & ".join(tables.latex_escape(v) for v in row) + " \\\\" for _, row in cells.iterrows()]
+    lines += ["    \\bottomrule", "  \\end{tabular}", "\\end{table}", ""]
+    return tables.fit_to_width("\n".join(lines))
+
+
+def write_models(models: pd.DataFrame, csv_path: str | Path, tex_path: str | Path) -> None:
+    """``tables/models.csv`` (every column, full precision) and ``tables/models.tex``."""
+    tables._write_text(Path(csv_path), models.to_csv(index=False))
+    tables._write_text(Path(tex_path), models_latex(models))
