@@ -159,15 +159,17 @@ def solve_model(model: pyo.ConcreteModel, solver: str | None = None, *, settings
 
 
 def model_statistics(instance: str | Path | Instance, formulation: str | None = None, *,
-                     lp_solver: str | None = None, time_limit: float = 60.0) -> list[ModelStatistics]:
+                     lp_solver: str | None = None, time_limit: float = 60.0,
+                     optimum_stage: bool = True) -> list[ModelStatistics]:
     """The size of `formulation`'s model of `instance` (variables by type, rows, nonzeros of
     the matrix every solver gets) and its LP relaxation by `lp_solver` (None: the first
     installed MIP solver by rank), with the integrality gap against the known optimum: one
     entry, or one per stage of a formulation solved in stages (`core.statistics`).
-    ``entry.row()`` is its row of the pipeline's ``tables/models.csv``."""
+    ``entry.row()`` is its row of the pipeline's ``tables/models.csv``. `optimum_stage` False:
+    the stage of the known optimum is counted, its parts not built (large staged instances)."""
     from pyomo_puzzles.core import statistics  # numpy and the linear form: only where statistics are asked
 
-    return statistics.model_statistics(load(instance), formulation, lp_solver, time_limit)
+    return statistics.model_statistics(load(instance), formulation, lp_solver, time_limit, optimum_stage)
 
 
 def results(folder: str | Path) -> pandas.DataFrame:

@@ -226,7 +226,7 @@ class ModelJob:
         return model_record_path(results, self.instance, self.formulation)
 
 
-MODEL_DEFAULTS = {"lp_solver": None, "time_limit": 60.0}
+MODEL_DEFAULTS = {"lp_solver": None, "time_limit": 60.0, "optimum_stage": True}
 """The configuration's ``models`` section when it leaves a key out (``models: false``: none)."""
 
 

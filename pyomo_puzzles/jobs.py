@@ -52,6 +52,7 @@ from pyomo_puzzles.core.results import (
     left_out,
     load_run_instance,
     model_digest,
+    progress_table,
     run_fingerprint,
     run_instance_source,
     runs_table,
@@ -259,16 +260,19 @@ def model_statistics_to_record(smk: Any) -> None:
         try:
             instance = load_run_instance(job["instance"], p.results, job["source"])
             found = api.model_statistics(instance, job["formulation"], lp_solver=settings["lp_solver"],
-                                         time_limit=settings["time_limit"])
+                                         time_limit=settings["time_limit"], optimum_stage=settings["optimum_stage"])
             record["rows"] = [{**entry.row(), "instance": job["instance"]} for entry in found]
         except Exception as error:  # noqa: BLE001 - a record must be written for every statistic
             record["message"] = str(error).splitlines()[0] if str(error) else type(error).__name__
         record["seconds"] = time.perf_counter() - started
         for row in record["rows"]:
-            print(f"{row['instance']} [{row['formulation']}]" + (f" stage {row['stage']:g}" if row["stage"] is not None
-                                                                 else "")
-                  + f": {row['variables']} variables, {row['rows']} rows, {row['nonzeros']} nonzeros; "
-                    f"LP ({row['lp_solver']}) {row['lp_status']} {row['lp_value']}")
+            where = f"{row['instance']} [{row['formulation']}]" + (f" stage {row['stage']:g}" if row["stage"] is not None
+                                                                   else "")
+            if row["variables"] is None:
+                print(f"{where}: {row['parts']} parts, counted only")
+                continue
+            print(f"{where}: {row['variables']} variables, {row['rows']} rows, {row['nonzeros']} nonzeros; "
+                  f"LP ({row['lp_solver']}) {row['lp_status']} {row['lp_value']}")
         if record["message"]:
             print(f"{job['instance']} [{job['formulation']}]: no statistics: {record['message']}")
         write_json_atomic(smk.output.record, record)
@@ -336,7 +340,7 @@ def write_report(smk: Any) -> None:
 
 def _write_report(smk: Any) -> None:
     from pyomo_puzzles.report import (  # pandas, matplotlib: report job only
-        catalogue, family_tables, figures, formulations, html, page, scores, tables)
+        catalogue, family_tables, figures, formulations, html, page, progress_figure, scores, tables)
     from pyomo_puzzles.report.measure import Statistics  # as above
 
     records = _record_paths(smk.input.manifests)
@@ -360,6 +364,9 @@ def _write_report(smk: Any) -> None:
     timed = runs[runs["status"] != "licence_limit"]  # a refused licence says nothing about speed
     for name, draw in catalogue.FIGURES:
         drawn += [Path(p) for p in draw(timed, style, out / name, stats)]
+    traces = progress_table(records)
+    _write_table(traces, smk.output.progress, "to_csv")
+    drawn += [Path(p) for p in progress_figure.progress_over_time(timed, traces, style, out / "progress", stats)]
     write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn]})
     counts = counts_table(list(smk.input.counts))
     _write_table(counts, smk.output.counts, "to_csv")

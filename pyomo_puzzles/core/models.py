@@ -8,6 +8,7 @@ import logging
 from functools import lru_cache
 
 import pyomo.environ as pyo
+from pyomo.core.expr.numvalue import is_fixed
 
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.registry import Formulation, formulation
@@ -62,6 +63,13 @@ def objective_sense(model: pyo.ConcreteModel) -> str | None:
     for objective in model.component_data_objects(pyo.Objective, active=True):
         return "maximize" if objective.sense == pyo.maximize else "minimize"
     return None
+
+
+def has_objective(model: pyo.ConcreteModel) -> bool:
+    """Whether the model's active objective depends on a variable (a feasibility model's
+    constant objective does not)."""
+    return any(not is_fixed(objective.expr)
+               for objective in model.component_data_objects(pyo.Objective, active=True))
 
 
 def _below_error(record: logging.LogRecord) -> bool:

@@ -92,6 +92,9 @@ class RunRecord:
     nodes: int | None = None
     models: int | None = None
     matrix_digest: str | None = None
+    progress: list | None = None
+    progress_source: str | None = None
+    primal_dual_integral: float | None = None
     checked: bool | None = None
     solution: dict | None = None
     gap: float | None = None
@@ -207,6 +210,19 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                           "bounds, integrality, coefficients, objective; of the sorted digests of every model for "
                           "a staged formulation): every solver of one instance, formulation and permutation given "
                           "the same models shows the same digest; null where the adapter takes the Pyomo model"},
+        "progress": {"type": ["array", "null"],
+                     "items": {"type": "array", "minItems": 3, "maxItems": 3,
+                               "prefixItems": [{"type": "number", "minimum": 0}, {"type": ["number", "null"]},
+                                               {"type": ["number", "null"]}]},
+                     "description": "[seconds, incumbent, bound] whenever either changed (the solver's own time; "
+                     "null: none yet), the last point the run's end (`core.progress`); null for a model without "
+                     "an objective and for a formulation solved in stages"},
+        "progress_source": {"type": ["string", "null"], "enum": ["solver", "final", None],
+                            "description": "solver: the solver reported its incumbents and bounds as they came; "
+                            "final: it reports only the end, the trace has that point alone"},
+        "primal_dual_integral": {"type": ["number", "null"], "minimum": 0,
+                                 "description": "seconds-weighted gap between incumbent and bound over the run "
+                                 "(Berthold 2013; `core.progress`), the same computation for every solver"},
         "checked": {
             "type": ["boolean", "null"],
             "description": "true: the solution passed the independent checker; false: it failed; "

@@ -21,7 +21,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pyomo_puzzles.core import instances, known, registry, solvers
+from pyomo_puzzles.core import instances, known, progress, registry, solvers
 from pyomo_puzzles.core.records import setting_names
 from pyomo_puzzles.errors import UserError
 from pyomo_puzzles import version
@@ -242,7 +242,7 @@ def count_digest(instance: str, formulation: str, solver: str, method: str, sett
     return _digest(json.dumps(parts, sort_keys=True, default=str).encode())
 
 
-MODEL_SETTINGS = ("lp_solver", "time_limit")
+MODEL_SETTINGS = ("lp_solver", "time_limit", "optimum_stage")
 """The settings of the model statistics (the configuration's ``models`` section)."""
 
 
@@ -323,10 +323,15 @@ COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation",
            "status", "checked", "killed", "wall_time", "load_time", "startup_time", "build_time", "compile_time", "call_time",
            "solver_time", "solver_clock", "decode_time", "check_time", "cpu_time", "nodes", "models", "matrix_digest",
            "objective", "objective_sense", "bound",
-           "gap", "peak_memory_mb", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",
+           "gap", "progress_source", "primal_dual_integral", "primal_integral", "peak_memory_mb", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",
            "size", "size_label", "known_solvable", "known_objective", "known_solvable_from", "known_objective_from")
 """The columns of the runs table (``tables/runs.csv``), one row per run (``known_*_from``: the
-file and field the known answer comes from)."""
+file and field the known answer comes from; ``primal_integral``: against the instance's
+reference optimum, `reference_objectives`)."""
+
+PROGRESS_COLUMNS = ("instance", "formulation", "solver", "seed", "permutation", "repeat", "seconds", "incumbent",
+                    "bound")
+"""The columns of ``tables/progress.csv``: one row per point of a run's trace (`core.progress`)."""
 
 COUNT_COLUMNS = ("instance", "formulation", "solver", "method", "complete", "solutions", "classes", "group_order",
                  "known_solutions", "known_classes", "agrees_with_known", "data_problem", "digest", "solves", "points", "elapsed",
@@ -387,8 +392,47 @@ def runs_table(record_paths: list[str], results: str) -> pandas.DataFrame:
         row["repeat"] = int(re.search(r"repeat(\d+)$", Path(path).stem).group(1))
         row["permutation"] = row["permutation"] or 0
         row.update(facts[name])
+        row["primal_integral"] = data.get("progress")  # replaced below, once every run's objective is known
         rows.append(row)
+    references = reference_objectives(rows)
+    for row in rows:
+        trace, reference = row["primal_integral"], references.get(row["instance"])
+        row["primal_integral"] = progress.primal_integral(trace, reference) \
+            if trace and reference is not None else None
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def reference_objectives(rows: list[dict]) -> dict[str, float]:
+    """Per instance, the optimum a primal integral is measured against: the known one, else the
+    best objective of a checked run (by the runs' objective sense)."""
+    found: dict[str, float] = {}
+    for row in rows:
+        known_objective = row.get("known_objective")
+        if known_objective is not None and not (isinstance(known_objective, float) and math.isnan(known_objective)):
+            found[row["instance"]] = float(known_objective)
+    best: dict[str, float] = {}
+    for row in rows:
+        name, objective = row["instance"], row.get("objective")
+        if name in found or objective is None or row.get("checked") is not True:
+            continue
+        better = max if row.get("objective_sense") == "maximize" else min
+        best[name] = better(best.get(name, objective), objective)
+    return {**best, **found}
+
+
+def progress_table(record_paths: list[str]) -> pandas.DataFrame:
+    """``tables/progress.csv``: every point of every run's trace of incumbent and bound."""
+    import pandas as pd  # see runs_table
+
+    rows = []
+    for path in record_paths:
+        data = json.loads(Path(path).read_text())
+        key = {k: data.get(k) for k in ("instance", "formulation", "solver", "seed")}
+        key["permutation"] = data.get("permutation") or 0
+        key["repeat"] = int(re.search(r"repeat(\d+)$", Path(path).stem).group(1))
+        rows += [{**key, "seconds": seconds, "incumbent": incumbent, "bound": bound}
+                 for seconds, incumbent, bound in data.get("progress") or []]
+    return pd.DataFrame(rows, columns=list(PROGRESS_COLUMNS))
 
 
 def left_out(record_paths: list[str]) -> list[str]:

@@ -13,11 +13,11 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from pyomo_puzzles.core import instances, parts, registry, solvers
+from pyomo_puzzles.core import instances, parts, progress, registry, solvers
 from pyomo_puzzles.core.checking import attach_checked_solution
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.isolation import GRACE_SECONDS, Interrupted, Say, run_isolated
-from pyomo_puzzles.core.models import abstract_model, build_model, choose_formulation, objective_sense
+from pyomo_puzzles.core.models import abstract_model, build_model, choose_formulation, has_objective, objective_sense
 from pyomo_puzzles.core.processes import cpu_seconds
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
 from pyomo_puzzles.core.warmup import blas_threads, prepared_process
@@ -209,11 +209,24 @@ def _solve_once(record: RunRecord, instance: Instance, form: registry.Formulatio
     record.objective, record.bound = outcome.objective, outcome.bound
     record.solver_time, record.nodes = outcome.solver_time, outcome.nodes
     record.solver_clock = outcome.solver_clock if outcome.solver_time is not None else None
+    if has_objective(model):
+        _record_progress(record, outcome)
     if outcome.has_solution:
         decoding = time.perf_counter()
         solution = form.decode(instance.spec, model)
         record.decode_time = time.perf_counter() - decoding
         attach_checked_solution(record, instance, solution)
+
+
+def _record_progress(record: RunRecord, outcome: solvers.SolveOutcome) -> None:
+    """The run's trace of incumbent and bound (`core.progress`): the solver's own reports where
+    it made them, and the run's end; and its primal-dual integral."""
+    end = record.solver_time if record.solver_time is not None else record.call_time
+    if end is None:
+        return
+    record.progress = progress.trace(outcome.progress or [], end, record.objective, record.bound)
+    record.progress_source = "solver" if outcome.progress else "final"
+    record.primal_dual_integral = progress.primal_dual_integral(record.progress)
 
 
 def _session_maker(solver: str, settings: RunSettings) -> Callable:

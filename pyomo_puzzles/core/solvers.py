@@ -107,6 +107,10 @@ class SolveOutcome:
     None where the adapter took the Pyomo model)."""
     compile_time: float = 0.0
     """Seconds `SolverSession` spent compiling the model into its matrix (set by it)."""
+    progress: list | None = None
+    """The incumbent and bound as the solver reported them while it ran, points ``[seconds,
+    incumbent, bound]`` on `solver_time`'s clock (None: the adapter reports none; the run's
+    trace then has its final point alone, `core.progress`)."""
 
 
 class Session(Protocol):

@@ -30,7 +30,7 @@ def caption(models: pd.DataFrame) -> str:
             "integrality gap |z* - z_LP| / max(|z*|, 1). A model without an objective has no gap: its LP tells "
             "only whether it proves the instance infeasible. A formulation solved in stages (iterative deepening) "
             "has a row per stage up to the optimum: sizes summed over the stage's parts, and the parts whose LP "
-            "relaxation alone is infeasible.")
+            "relaxation alone is infeasible (a stage without sizes: its parts counted, not built).")
 
 
 def shown(models: pd.DataFrame) -> pd.DataFrame:

@@ -40,6 +40,12 @@ FIGURE_CAPTIONS = {
                            "staged formulation's own work, such as settling parts without a solver), as "
                            "shares of the total written at the right. A star marks a solver without a clock of "
                            "its own: its whole call is shown as solver time.",
+    "progress": "Incumbent (solid) and bound (dashed) over the solver's own time per method, on the "
+                "optimisation instances where that tells most: those some method did not prove optimal within the "
+                "time limit (dashed grey), then those whose fastest proof took longest; a marker at a method's last "
+                "point. HiGHS and SCIP report each new incumbent and bound as they come (callbacks); the other "
+                "solvers their end only. Every run's primal and primal-dual integrals (Berthold 2013), computed "
+                "from these traces the same way for every solver, are in tables/runs.csv.",
 }
 """Each figure's caption; `figure_caption` adds the measure the figure ranks by."""
 
@@ -47,7 +53,7 @@ FIGURE_CAPTIONS = {
 def figure_caption(name: str, stats: Statistics = DEFAULT) -> str | None:
     """The caption of a figure, naming the time measure where the figure ranks by it."""
     caption = FIGURE_CAPTIONS.get(name)
-    if caption is None or name == "where_the_time_goes":
+    if caption is None or name in ("where_the_time_goes", "progress"):
         return caption
     return f"{caption} {stats.sentence()}"
 

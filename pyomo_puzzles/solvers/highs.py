@@ -60,6 +60,7 @@ class MatrixSession:
             form.integer.astype(np.int32))  # HighsVarType: 0 continuous, 1 integer
         if passed == highspy.HighsStatus.kError:
             raise RuntimeError("HiGHS rejected the model (passModel returned an error)")
+        self._integer, self._following = bool(form.integer.any()), False
 
     def add_rows(self, rows) -> None:
         self._highs.addRows(len(rows), rows.lower, rows.upper, len(rows.index), rows.start[:-1].astype(np.int32),
@@ -72,11 +73,35 @@ class MatrixSession:
         highs = self._highs
         highs.setOptionValue("time_limit", float("inf") if self.settings.time_limit is None
                              else max(float(self.settings.time_limit), 0.0))
+        events = self._follow_progress() if self._integer else None
         highs.run()
         clock = highs.getRunTime()
         outcome = _matrix_outcome(highs, clock - self._clock)
+        outcome.progress = events
         self._clock = clock
         return outcome
+
+    def _follow_progress(self) -> list:
+        """The points [seconds, incumbent, bound] HiGHS reports during the coming solve: at each
+        improving solution, and at each line of its MIP log (written nowhere: its bound
+        updates come with it, which needs the log on)."""
+        import highspy  # see __init__
+
+        events: list = []
+        since = self._clock
+
+        def report(kind, message, out, into, user) -> None:
+            events.append([out.running_time - since, out.mip_primal_bound, out.mip_dual_bound])
+
+        highs = self._highs
+        highs.setCallback(report, None)  # before startCallback, which refuses without one
+        if not self._following:
+            highs.setOptionValue("output_flag", True)
+            highs.setOptionValue("log_to_console", False)
+            highs.startCallback(highspy.cb.HighsCallbackType.kCallbackMipImprovingSolution)
+            highs.startCallback(highspy.cb.HighsCallbackType.kCallbackMipLogging)
+            self._following = True
+        return events
 
 
 def _matrix_outcome(highs, solver_time: float) -> SolveOutcome:

@@ -117,6 +117,7 @@ class MatrixSession:
 
         self.settings = settings
         self._problem = Problem(form, QUIET)
+        self._integer = bool(form.integer.any())
 
     def add_rows(self, rows) -> None:
         self._problem.add_rows(rows)
@@ -130,7 +131,12 @@ class MatrixSession:
         for key, value in scip_parameters(self.settings).items():
             model.setParam(key, value)
         problem.original()  # a repeated solve starts from the problem as it now stands
-        model.optimize()
+        events = _progress_handler(model).follow() if self._integer else None
+        try:
+            model.optimize()
+        finally:
+            if events is not None:
+                _progress_handler(model).events = None
         found = problem.best()
         status = model.getStatus()
         state = STATUSES.get(status, "feasible" if found else "error")
@@ -140,7 +146,49 @@ class MatrixSession:
             bound=finite(model.getDualbound()) if state != "infeasible" else None,
             solver_time=model.getSolvingTime(), nodes=int(model.getNNodes()),
             message="" if state != "error" else f"SCIP stopped with status {status}",
-            values=found[1] if found else None)
+            values=found[1] if found else None, progress=events)
+
+
+def _progress_handler(model):
+    """The event handler that follows SCIP's incumbent and dual bound on `model` (a PySCIPOpt
+    model, kept idle between sessions: the handler is included once and stays with it)."""
+    if not isinstance(model.data, dict):
+        model.data = {}
+    if "progress" not in model.data:
+        model.data["progress"] = handler = _progress_class()()
+        model.includeEventhdlr(handler, "pyomo_puzzles_progress", "incumbent and dual bound as they change")
+    return model.data["progress"]
+
+
+def _progress_class():
+    """An event handler class on PySCIPOpt's (defined where SCIP solves: adapters are imported by `list`)."""
+    import pyscipopt  # see Scip.availability
+
+    class Progress(pyscipopt.Eventhdlr):
+        """Points [seconds, incumbent, bound] at each new incumbent and each better dual bound,
+        while `events` is a list (one solve's, `follow`)."""
+
+        events: list | None = None
+        CAUGHT = pyscipopt.SCIP_EVENTTYPE.BESTSOLFOUND | pyscipopt.SCIP_EVENTTYPE.DUALBOUNDIMPROVED
+
+        def follow(self) -> list:
+            self.events = []
+            return self.events
+
+        def eventinit(self) -> None:
+            self.model.catchEvent(self.CAUGHT, self)
+
+        def eventexit(self) -> None:
+            self.model.dropEvent(self.CAUGHT, self)
+
+        def eventexec(self, event) -> None:
+            if self.events is not None:
+                model = self.model
+                found, proved = model.getPrimalbound(), model.getDualbound()
+                self.events.append([model.getSolvingTime(), None if model.isInfinity(abs(found)) else found,
+                                    None if model.isInfinity(abs(proved)) else proved])
+
+    return Progress
 
 
 def counted_points(problem, columns: int):

@@ -37,6 +37,7 @@ rule report:
         counts=f"{RESULTS}/tables/counts.csv",
         models=f"{RESULTS}/tables/models.csv",
         models_tex=f"{RESULTS}/tables/models.tex",
+        progress=f"{RESULTS}/tables/progress.csv",
         report=f"{RESULTS}/report.md",
         html=f"{RESULTS}/report.html",
     params:

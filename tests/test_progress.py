@@ -1,0 +1,94 @@
+"""Progress over time (issue 45): each run's trace of incumbent and bound, and the primal and
+primal-dual integrals (Berthold 2013) computed from it the same way for every solver."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyomo_puzzles import api
+from pyomo_puzzles.core import progress, solvers
+from tests.conftest import solver_params
+
+REPAINTED = "instant_insanity_design/parker_brothers_repainted"
+FEWEST_REPAINTS = 3
+"""The census of all sets of four cubes: the repainted Parker Brothers set needs 3 repaints."""
+
+
+def test_the_gap_function_by_its_definition():
+    assert progress.gap(None, 4.0) == progress.gap(4.0, None) == 1.0
+    assert progress.gap(0.0, 0.0) == 0.0
+    assert progress.gap(3.0, -1.0) == 1.0  # opposite signs
+    assert progress.gap(4.0, 2.0) == 0.5 and progress.gap(2.0, 4.0) == 0.5
+    assert progress.gap(float("inf"), 2.0) == 1.0
+
+
+def test_integrals_of_a_trace_worked_by_hand():
+    points = [[1.0, 8.0, 4.0], [3.0, 5.0, 5.0]]
+    # [0, 1): nothing yet, gap 1; [1, 3): |8 - 4| / 8 = 0.5 against the bound, |8 - 5| / 8 against 5
+    assert progress.primal_dual_integral(points) == pytest.approx(1.0 + 2 * 0.5)
+    assert progress.primal_integral(points, 5.0) == pytest.approx(1.0 + 2 * 0.375)
+    assert progress.primal_integral([[2.0, 5.0, 5.0]], 5.0) == pytest.approx(2.0)  # the optimum only at the end
+
+
+def test_a_trace_keeps_changes_only_and_ends_at_the_run_end():
+    events = [[0.5, None, 1.0], [0.2, None, 1.0], [0.7, None, 1.0], [1.5, 9.0, 2.0], [9.0, 7.0, 2.0]]
+    points = progress.trace(events, 2.0, 7.0, 3.0)
+    assert points == [[0.2, None, 1.0], [1.5, 9.0, 2.0], [2.0, 7.0, 3.0]]  # a late event is the run's end
+
+
+def _hand_integral(points: list) -> float:
+    """The primal-dual integral of a trace, written out here: each point's gap holds until the next."""
+    total, since, current = 0.0, 0.0, 1.0
+    for seconds, incumbent, bound in points:
+        total += current * (seconds - since)
+        since = seconds
+        if incumbent is None or bound is None:
+            current = 1.0
+        elif incumbent == bound == 0:
+            current = 0.0
+        else:
+            current = abs(incumbent - bound) / max(abs(incumbent), abs(bound))
+    return total
+
+
+@pytest.mark.parametrize("solver", solver_params(("highs", "scip", "glpk", "cbc")))
+def test_a_run_stopped_by_its_time_limit_has_its_trace_and_integral(solver):
+    """The repainting model (rlt) is not proved within 0.5 s by any of these solvers here; its
+    trace ends with the run's final incumbent and bound, every incumbent is at least the
+    census's optimum and every bound at most it (a minimum), the bound never falls and the
+    incumbent never rises, and the integral is the trace's."""
+    record = api.solve(REPAINTED, "rlt", solver, time_limit=0.5)
+    if record.status == "optimal":
+        pytest.skip(f"{solver} proved the optimum within 0.5 s: no time-limited run to look at")
+    assert record.status == "time_limit", record.message
+    points = record.progress
+    assert points, "a trace"
+    end = record.solver_time if record.solver_time is not None else record.call_time
+    assert points[-1] == [pytest.approx(end), record.objective, record.bound]
+    times = [p[0] for p in points]
+    assert times == sorted(times) and times[-1] <= 0.5 * 1.5 + 0.1
+    incumbents = [p[1] for p in points if p[1] is not None]
+    bounds = [p[2] for p in points if p[2] is not None]
+    assert all(value >= FEWEST_REPAINTS - 1e-6 for value in incumbents)
+    assert all(value <= FEWEST_REPAINTS + 1e-6 for value in bounds)
+    assert incumbents == sorted(incumbents, reverse=True) and bounds == sorted(bounds)
+    assert record.primal_dual_integral == pytest.approx(_hand_integral(points))
+    assert 0 < record.primal_dual_integral <= end + 1e-9
+    reported = solver in ("highs", "scip")
+    assert record.progress_source == ("solver" if reported else "final")
+    if not reported:
+        assert len(points) == 1
+
+
+def test_a_feasibility_model_has_no_trace():
+    record = api.solve("packing/iq_twist/challenge_25", None, "highs", time_limit=30)
+    assert record.status == "optimal" and record.progress is None and record.primal_dual_integral is None
+
+
+def test_an_optimum_found_and_proved_gives_a_trace_that_ends_closed():
+    if not solvers.availability("highs")[0]:
+        pytest.skip("HiGHS not installed")
+    record = api.solve(REPAINTED, "mccormick", "highs", time_limit=60)
+    assert record.status == "optimal" and record.objective == pytest.approx(FEWEST_REPAINTS)
+    assert record.progress[-1][1] == pytest.approx(record.progress[-1][2])
+    assert record.progress_source == "solver" and len(record.progress) > 2
