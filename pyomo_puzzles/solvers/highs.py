@@ -60,7 +60,9 @@ class MatrixSession:
             form.integer.astype(np.int32))  # HighsVarType: 0 continuous, 1 integer
         if passed == highspy.HighsStatus.kError:
             raise RuntimeError("HiGHS rejected the model (passModel returned an error)")
-        self._integer, self._following = bool(form.integer.any()), False
+        # a trace only where it means something: an integer program with an objective (a feasibility
+        # model's would be one point, and HiGHS's log, needed for it, costs every solve its formatting)
+        self._traced, self._following = bool(form.integer.any() and form.cost.any()), False
 
     def add_rows(self, rows) -> None:
         self._highs.addRows(len(rows), rows.lower, rows.upper, len(rows.index), rows.start[:-1].astype(np.int32),
@@ -73,7 +75,7 @@ class MatrixSession:
         highs = self._highs
         highs.setOptionValue("time_limit", float("inf") if self.settings.time_limit is None
                              else max(float(self.settings.time_limit), 0.0))
-        events = self._follow_progress() if self._integer else None
+        events = self._follow_progress() if self._traced else None
         highs.run()
         clock = highs.getRunTime()
         outcome = _matrix_outcome(highs, clock - self._clock)

@@ -117,7 +117,7 @@ class MatrixSession:
 
         self.settings = settings
         self._problem = Problem(form, QUIET)
-        self._integer = bool(form.integer.any())
+        self._traced = bool(form.integer.any() and form.cost.any())  # an integer program with an objective
 
     def add_rows(self, rows) -> None:
         self._problem.add_rows(rows)
@@ -131,7 +131,7 @@ class MatrixSession:
         for key, value in scip_parameters(self.settings).items():
             model.setParam(key, value)
         problem.original()  # a repeated solve starts from the problem as it now stands
-        events = _progress_handler(model).follow() if self._integer else None
+        events = _progress_handler(model).follow() if self._traced else None
         try:
             model.optimize()
         finally:
