@@ -50,8 +50,9 @@ def _one_model_rows(models: pd.DataFrame) -> pd.DataFrame:
     for (instance, formulation), group in models.groupby(["instance", "formulation"], sort=False):
         staged = group["stage"].notna().any() if "stage" in group else False
         summed = {key: pd.to_numeric(group[key], errors="coerce").sum() for key in ("variables", "rows", "nonzeros")}
-        parts = pd.to_numeric(group["parts"], errors="coerce").sum()
-        infeasible = pd.to_numeric(group["lp_infeasible_parts"], errors="coerce").sum() if staged else math.nan
+        relaxed = group[group["lp_infeasible_parts"].notna()]  # stages whose parts were relaxed, not only counted
+        parts = pd.to_numeric(relaxed["parts"], errors="coerce").sum()
+        infeasible = pd.to_numeric(relaxed["lp_infeasible_parts"], errors="coerce").sum() if staged else math.nan
         rows.append({"instance": instance, "formulation": formulation, **summed,
                      "integrality_gap": pd.to_numeric(group["integrality_gap"], errors="coerce").iloc[0]
                      if not staged else math.nan,
@@ -115,7 +116,7 @@ def _cell(value) -> str:
         value = float(value)
         if math.isnan(value):
             return "-"
-        if value.is_integer() and abs(value) < 1e15:
+        if (value.is_integer() or abs(value) >= 1000) and abs(value) < 1e15:
             return f"{value:,.0f}"
         return f"{value:.3g}"
     return str(value)
