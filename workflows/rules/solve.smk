@@ -34,8 +34,6 @@ rule solve_batch:
     wildcard_constraints:
         batch="[0-9]+",
     threads: config["threads"]
-    # the batches first: the short jobs (statistics, counts) then fill the cores the last batches leave idle
-    priority: 10
     resources:
         runtime=lambda w: max(10, int(len(BATCHES[int(w.batch)]) * (config["time_limit"] + 15) / 60) + 5),
     log:
