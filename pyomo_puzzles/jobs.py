@@ -345,6 +345,8 @@ def _write_report(smk: Any) -> None:
 
     records = _record_paths(smk.input.manifests)
     runs = runs_table(records, smk.params.results)
+    models = models_table(list(smk.input.models))
+    runs["root_gap_closed"] = formulations.root_gap_closed(runs, models)
     left = left_out(records)
     if "parquet" in smk.output.keys():
         _write_table(runs, smk.output.parquet, "to_parquet")
@@ -370,7 +372,6 @@ def _write_report(smk: Any) -> None:
     write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn]})
     counts = counts_table(list(smk.input.counts))
     _write_table(counts, smk.output.counts, "to_csv")
-    models = models_table(list(smk.input.models))
     formulations.write_models(models, smk.output.models, smk.output.models_tex)
     env = json.loads(Path(smk.input.environment).read_text())
     page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report),

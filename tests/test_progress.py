@@ -92,3 +92,24 @@ def test_an_optimum_found_and_proved_gives_a_trace_that_ends_closed():
     assert record.status == "optimal" and record.objective == pytest.approx(FEWEST_REPAINTS)
     assert record.progress[-1][1] == pytest.approx(record.progress[-1][2])
     assert record.progress_source == "solver" and len(record.progress) > 2
+
+
+@pytest.mark.parametrize("solver", solver_params(("highs", "scip")))
+def test_the_root_bound_lies_between_the_lp_relaxation_and_the_optimum(solver):
+    """Repainting is minimised: the root node's bound (its cuts done) is at least the LP
+    relaxation's value (0.5 for rlt, checked against highspy reading the exported MPS in
+    test_model_statistics) and at most the census's optimum; the share of the gap it closed is
+    then in [0, 1], as the runs table computes it."""
+    import pandas as pd
+
+    from pyomo_puzzles.report.formulations import root_gap_closed
+
+    [statistics] = api.model_statistics(REPAINTED, "rlt", lp_solver="highs")
+    record = api.solve(REPAINTED, "rlt", solver, time_limit=60)
+    assert record.status == "optimal" and record.root_bound is not None
+    assert statistics.lp_value - 1e-6 <= record.root_bound <= FEWEST_REPAINTS + 1e-6
+    runs = pd.DataFrame([{**record.to_dict(), "known_objective": FEWEST_REPAINTS}])
+    models = pd.DataFrame([statistics.row()])
+    closed = root_gap_closed(runs, models).iloc[0]
+    assert closed == pytest.approx((record.root_bound - statistics.lp_value) / (FEWEST_REPAINTS - statistics.lp_value))
+    assert -1e-6 <= closed <= 1 + 1e-6

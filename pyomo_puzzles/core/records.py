@@ -92,6 +92,7 @@ class RunRecord:
     nodes: int | None = None
     models: int | None = None
     matrix_digest: str | None = None
+    root_bound: float | None = None
     progress: list | None = None
     progress_source: str | None = None
     primal_dual_integral: float | None = None
@@ -210,6 +211,10 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                           "bounds, integrality, coefficients, objective; of the sorted digests of every model for "
                           "a staged formulation): every solver of one instance, formulation and permutation given "
                           "the same models shows the same digest; null where the adapter takes the Pyomo model"},
+        "root_bound": {"type": ["number", "null"],
+                       "description": "the dual bound at the end of the root node (its cuts and heuristics done), "
+                       "where the solver says: HiGHS (its last report from the root) and SCIP; null otherwise and "
+                       "for a model without an objective"},
         "progress": {"type": ["array", "null"],
                      "items": {"type": "array", "minItems": 3, "maxItems": 3,
                                "prefixItems": [{"type": "number", "minimum": 0}, {"type": ["number", "null"]},

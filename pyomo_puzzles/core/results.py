@@ -323,11 +323,13 @@ COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation",
            "status", "checked", "killed", "wall_time", "load_time", "startup_time", "build_time", "compile_time", "call_time",
            "solver_time", "solver_clock", "decode_time", "check_time", "cpu_time", "nodes", "models", "matrix_digest",
            "objective", "objective_sense", "bound",
-           "gap", "progress_source", "primal_dual_integral", "primal_integral", "peak_memory_mb", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",
+           "gap", "root_bound", "root_gap_closed", "progress_source", "primal_dual_integral", "primal_integral",
+           "peak_memory_mb", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",
            "size", "size_label", "known_solvable", "known_objective", "known_solvable_from", "known_objective_from")
 """The columns of the runs table (``tables/runs.csv``), one row per run (``known_*_from``: the
 file and field the known answer comes from; ``primal_integral``: against the instance's
-reference optimum, `reference_objectives`)."""
+reference optimum, `reference_objectives`; ``root_gap_closed``: filled by the report job, which
+has the LP relaxations, `report.formulations.root_gap_closed`)."""
 
 PROGRESS_COLUMNS = ("instance", "formulation", "solver", "seed", "permutation", "repeat", "seconds", "incumbent",
                     "bound")

@@ -226,6 +226,7 @@ def _record_progress(record: RunRecord, outcome: solvers.SolveOutcome) -> None:
         return
     record.progress = progress.trace(outcome.progress or [], end, record.objective, record.bound)
     record.progress_source = "solver" if outcome.progress else "final"
+    record.root_bound = outcome.root_bound
     record.primal_dual_integral = progress.primal_dual_integral(record.progress)
 
 

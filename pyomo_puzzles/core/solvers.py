@@ -107,6 +107,8 @@ class SolveOutcome:
     None where the adapter took the Pyomo model)."""
     compile_time: float = 0.0
     """Seconds `SolverSession` spent compiling the model into its matrix (set by it)."""
+    root_bound: float | None = None
+    """The dual bound at the end of the root node, where the solver says (HiGHS, SCIP)."""
     progress: list | None = None
     """The incumbent and bound as the solver reported them while it ran, points ``[seconds,
     incumbent, bound]`` on `solver_time`'s clock (None: the adapter reports none; the run's

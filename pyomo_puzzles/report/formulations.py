@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from pyomo_puzzles.core.results import reference_objectives
 from pyomo_puzzles.report import family_tables, tables
 from pyomo_puzzles.report.measure import DEFAULT, Statistics
 
@@ -60,6 +61,24 @@ def _one_model_rows(models: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def root_gap_closed(runs: pd.DataFrame, models: pd.DataFrame) -> pd.Series:
+    """Per run, the share of the LP gap its root node closed, (z_root - z_LP) / (z* - z_LP): z_LP
+    from the models table (one model per formulation), z* the instance's reference optimum
+    (`core.results.reference_objectives`); None where one is missing or the LP has no gap."""
+    one_model = models[models["stage"].isna()] if "stage" in models else models
+    lp = {(str(i), str(f)): v for i, f, v in zip(one_model["instance"], one_model["formulation"],
+                                                   one_model["lp_value"]) if pd.notna(v)}
+    references = reference_objectives(runs.to_dict("records"))
+    closed = []
+    for instance, formulation, root in zip(runs["instance"], runs["formulation"], runs["root_bound"]):
+        z_lp, optimum = lp.get((str(instance), str(formulation))), references.get(instance)
+        if z_lp is None or optimum is None or root is None or pd.isna(root) or abs(optimum - z_lp) <= 1e-9:
+            closed.append(None)
+        else:
+            closed.append((float(root) - z_lp) / (optimum - z_lp))
+    return pd.Series(closed, index=runs.index, dtype=object)
+
+
 def comparison(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
     """Tidy: per (puzzle, formulation), over the family's common instances (those every
     formulation of it ran on): instances, median variables, rows and nonzeros, median
@@ -75,6 +94,8 @@ def comparison(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics = DEF
         "instance": tables._column(runs, "instance").astype(str),
         "solved": tables.solved(runs), "time": tables.censored_time(runs, stats),
         "status": tables._column(runs, "status").astype(str),
+        "gap_closed": pd.to_numeric(tables._column(runs, "root_gap_closed"), errors="coerce"),
+        "nodes": pd.to_numeric(tables._column(runs, "nodes"), errors="coerce"),
     })
     with_statistics = set(zip(models["instance"].astype(str), models["formulation"].astype(str)))
     has_statistics = pd.Series([pair in with_statistics for pair in zip(frame["instance"], frame["formulation"])],
@@ -93,6 +114,7 @@ def comparison(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics = DEF
                      "nonzeros": _median(mine.get("nonzeros", pd.Series(dtype=float))),
                      "integrality_gap": _median(mine.get("integrality_gap", pd.Series(dtype=float))),
                      "lp_settled_share": _median(mine.get("lp_settled_share", pd.Series(dtype=float))),
+                     "gap_closed": _median(chosen["gap_closed"]), "nodes": _median(chosen["nodes"]),
                      "runs": len(chosen), "solved": int(chosen["solved"].sum()),
                      "sgm_time": tables.shifted_geometric_mean(chosen["time"], stats.shift)})
     return pd.DataFrame(rows)
@@ -101,7 +123,8 @@ def comparison(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics = DEF
 COMPARISON_NOTE = ("Per family, over the instances every formulation of it ran on: the median model size "
                    "(a staged formulation's stages summed), the median integrality gap (models with an "
                    "objective), the median share of a staged formulation's parts its LP relaxation alone "
-                   "proves infeasible, the runs solved and the shifted geometric mean of the ranked time over "
+                   "proves infeasible, the median share of the LP gap closed at the root node, (z_root - z_LP) / "
+                   "(z* - z_LP), where the solver reports its root bound (HiGHS, SCIP), the median nodes, the runs solved and the shifted geometric mean of the ranked time over "
                    "all solvers' runs.")
 
 
@@ -126,7 +149,8 @@ def comparison_cells(table: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.Dat
     """The comparison as text cells, with readable headings."""
     headings = {"puzzle": "Family", "formulation": "Formulation", "instances": "Instances", "variables": "Variables",
                 "rows": "Rows", "nonzeros": "Nonzeros", "integrality_gap": "LP gap",
-                "lp_settled_share": "Parts the LP settles", "runs": "Runs", "solved": "Solved",
+                "lp_settled_share": "Parts the LP settles", "gap_closed": "Root gap closed", "nodes": "Nodes",
+                "runs": "Runs", "solved": "Solved",
                 "sgm_time": f"SGM {stats.name} (s)"}
     cells = table.apply(lambda column: column.map(_cell))
     cells = cells[[c for c in headings if c in cells.columns and table[c].notna().any()]]

@@ -79,21 +79,24 @@ class MatrixSession:
         highs.run()
         clock = highs.getRunTime()
         outcome = _matrix_outcome(highs, clock - self._clock)
-        outcome.progress = events
+        if events is not None:
+            outcome.progress = [event[:3] for event in events]
+            outcome.root_bound = _root_bound(events, outcome)
         self._clock = clock
         return outcome
 
     def _follow_progress(self) -> list:
-        """The points [seconds, incumbent, bound] HiGHS reports during the coming solve: at each
-        improving solution, and at each line of its MIP log (written nowhere: its bound
-        updates come with it, which needs the log on)."""
+        """The points [seconds, incumbent, bound, nodes] HiGHS reports during the coming solve: at
+        each improving solution, at each line of its MIP log (written nowhere: its bound updates
+        come with it, which needs the log on) and at its interrupt checks (the root's cut rounds
+        among them); points that change nothing are dropped from the trace."""
         import highspy  # see __init__
 
         events: list = []
         since = self._clock
 
         def report(kind, message, out, into, user) -> None:
-            events.append([out.running_time - since, out.mip_primal_bound, out.mip_dual_bound])
+            events.append([out.running_time - since, out.mip_primal_bound, out.mip_dual_bound, out.mip_node_count])
 
         highs = self._highs
         highs.setCallback(report, None)  # before startCallback, which refuses without one
@@ -102,8 +105,20 @@ class MatrixSession:
             highs.setOptionValue("log_to_console", False)
             highs.startCallback(highspy.cb.HighsCallbackType.kCallbackMipImprovingSolution)
             highs.startCallback(highspy.cb.HighsCallbackType.kCallbackMipLogging)
+            highs.startCallback(highspy.cb.HighsCallbackType.kCallbackMipInterrupt)
             self._following = True
         return events
+
+
+def _root_bound(events: list, outcome: SolveOutcome) -> float | None:
+    """The dual bound at the end of the root node: HiGHS's last report from it (node count 0; its
+    interrupt callback reports during the root's cut rounds) once the search has left the root,
+    the final bound of a search proved at the root, None for a root not finished (time limit)."""
+    if not any(event[3] > 0 for event in events):
+        return outcome.bound if outcome.status == "optimal" else None
+    at_root = [finite(event[2]) for event in events if event[3] == 0]
+    at_root = [bound for bound in at_root if bound is not None]
+    return at_root[-1] if at_root else None
 
 
 def _matrix_outcome(highs, solver_time: float) -> SolveOutcome:

@@ -139,14 +139,28 @@ class MatrixSession:
                 _progress_handler(model).events = None
         found = problem.best()
         status = model.getStatus()
+        root = None
         state = STATUSES.get(status, "feasible" if found else "error")
+        if events is not None:
+            root = _root_bound(events, state, finite(model.getDualbound()) if state != "infeasible" else None)
         return SolveOutcome(
             status=state, has_solution=found is not None,
             objective=finite(found[0]) if found else None,
             bound=finite(model.getDualbound()) if state != "infeasible" else None,
             solver_time=model.getSolvingTime(), nodes=int(model.getNNodes()),
             message="" if state != "error" else f"SCIP stopped with status {status}",
-            values=found[1] if found else None, progress=events)
+            values=found[1] if found else None, progress=None if events is None else [e[:3] for e in events],
+            root_bound=root)
+
+
+def _root_bound(events: list, status: str, bound: float | None) -> float | None:
+    """The dual bound at the end of the root node: the last one SCIP reported while processing it
+    (its node count at most 1: the root of the current run, after any restart) once the search has
+    left the root; the final bound of a search proved at the root; None for a root not finished."""
+    if not any(event[3] > 1 for event in events):
+        return bound if status == "optimal" else None
+    at_root = [event[2] for event in events if event[3] <= 1 and event[2] is not None]
+    return at_root[-1] if at_root else None
 
 
 def _progress_handler(model):
@@ -186,7 +200,7 @@ def _progress_class():
                 model = self.model
                 found, proved = model.getPrimalbound(), model.getDualbound()
                 self.events.append([model.getSolvingTime(), None if model.isInfinity(abs(found)) else found,
-                                    None if model.isInfinity(abs(proved)) else proved])
+                                    None if model.isInfinity(abs(proved)) else proved, model.getNNodes()])
 
     return Progress
 
