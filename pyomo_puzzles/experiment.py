@@ -164,8 +164,7 @@ def _check_lp_solver(config: dict) -> None:
         return
     if not solvers.is_known(name):
         raise ConfigError("models.lp_solver", f"unknown solver {name!r} (choose from {', '.join(solvers.names())})")
-    found = solvers.adapter(name)
-    if found.kind != "mip" or type(found).matrix_session is solvers.Adapter.matrix_session:
+    if not solvers.solves_lp_relaxations(solvers.adapter(name)):
         raise ConfigError("models.lp_solver", f"{name!r} is not a MIP solver taking the matrix, which an LP "
                                               "relaxation needs")
     if not solvers.availability(name)[0]:

@@ -207,7 +207,7 @@ def _method_fingerprint(item: Run, family: registry.Family, settings: dict) -> d
                          "permutation": item.permutation}}
 
 
-def _code_fingerprint(family: registry.Family, formulation: str, solver: str) -> dict:
+def _code_fingerprint(family: registry.Family, formulation: str, solver: str | None) -> dict:
     """The code and versions a run or count depends on: the files that define the
     formulation's hooks (a reference method's own) and the family's, the package and solver
     versions."""
@@ -216,7 +216,7 @@ def _code_fingerprint(family: registry.Family, formulation: str, solver: str) ->
         code, solver_version = _source_digest(*_own_hooks(reference)), reference.available()[1]
     else:
         code = _source_digest(*_own_hooks(registry.formulation(family, formulation)))
-        solver_version = solvers.availability(solver)[1]
+        solver_version = solvers.availability(solver)[1] if solver is not None else None
     return {"formulation": code, "family": _family_digest(family), "package": _package_versions(family),
             "solver": f"{solver} {solver_version}"}
 
@@ -259,7 +259,7 @@ def model_digest(instance: str, formulation: str, source: str | None, results: s
             digest, puzzle = _instance_data(instances.resolve(source or instance)[1])
             family = registry.family(puzzle)
         lp_solver = settings.get("lp_solver")
-        parts = {"instance": digest, **_code_fingerprint(family, formulation, lp_solver or solvers.default_lp_solver() or 'none'),
+        parts = {"instance": digest, **_code_fingerprint(family, formulation, lp_solver or solvers.default_lp_solver()),
                  "lp_solver": lp_solver, "known": _digest(family.library.read_bytes()) if family.library else None,
                  "settings": {k: settings.get(k) for k in MODEL_SETTINGS}}
     except Exception as error:  # noqa: BLE001 - the job says what is wrong
@@ -382,7 +382,7 @@ def runs_table(record_paths: list[str], results: str) -> pandas.DataFrame:
     `left_out`)."""
     import pandas as pd  # 0.3 s: only the commands that make tables pay for it
 
-    rows, facts, sources = [], {}, manifest_sources(results)
+    rows, traces, facts, sources = [], [], {}, manifest_sources(results)
     for path in record_paths:
         data = json.loads(Path(path).read_text())
         if data.get("status") == NOT_APPLICABLE:
@@ -391,17 +391,22 @@ def runs_table(record_paths: list[str], results: str) -> pandas.DataFrame:
         if name not in facts:
             facts[name] = _instance_facts(name, results, sources.get(name))
         row = {k: data.get(k) for k in COLUMNS}
-        row["repeat"] = int(re.search(r"repeat(\d+)$", Path(path).stem).group(1))
+        row["repeat"] = _repeat_of(path)
         row["permutation"] = row["permutation"] or 0
         row.update(facts[name])
-        row["primal_integral"] = data.get("progress")  # replaced below, once every run's objective is known
         rows.append(row)
-    references = reference_objectives(rows)
-    for row in rows:
-        trace, reference = row["primal_integral"], references.get(row["instance"])
+        traces.append(data.get("progress"))
+    references = reference_objectives(rows)  # once every run's objective is known
+    for row, trace in zip(rows, traces):
+        reference = references.get(row["instance"])
         row["primal_integral"] = progress.primal_integral(trace, reference) \
             if trace and reference is not None else None
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def _repeat_of(record_path: str) -> int:
+    """The repeat a run record's file is named for (``...repeat<k>.json``)."""
+    return int(re.search(r"repeat(\d+)$", Path(record_path).stem).group(1))
 
 
 def reference_objectives(rows: list[dict]) -> dict[str, float]:
@@ -431,7 +436,7 @@ def progress_table(record_paths: list[str]) -> pandas.DataFrame:
         data = json.loads(Path(path).read_text())
         key = {k: data.get(k) for k in ("instance", "formulation", "solver", "seed")}
         key["permutation"] = data.get("permutation") or 0
-        key["repeat"] = int(re.search(r"repeat(\d+)$", Path(path).stem).group(1))
+        key["repeat"] = _repeat_of(path)
         rows += [{**key, "seconds": seconds, "incumbent": incumbent, "bound": bound}
                  for seconds, incumbent, bound in data.get("progress") or []]
     return pd.DataFrame(rows, columns=list(PROGRESS_COLUMNS))

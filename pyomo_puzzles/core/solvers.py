@@ -264,13 +264,17 @@ def default_name() -> str:
     return names()[0]
 
 
+def solves_lp_relaxations(found: Adapter) -> bool:
+    """Whether an adapter can solve a matrix's LP relaxation: a MIP solver with a matrix session."""
+    return found.kind == "mip" and type(found).matrix_session is not Adapter.matrix_session
+
+
 def default_lp_solver() -> str | None:
     """The LP solver of the model statistics when none is named: the installed MIP adapter with
     a matrix session that ranks first (None: there is none)."""
     _discover()
     for found in sorted(_ADAPTERS.values(), key=lambda found: (found.rank, found.name)):
-        if (found.kind == "mip" and type(found).matrix_session is not Adapter.matrix_session
-                and availability(found.name)[0]):
+        if solves_lp_relaxations(found) and availability(found.name)[0]:
             return found.name
     return None
 

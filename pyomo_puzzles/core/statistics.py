@@ -114,8 +114,7 @@ def lp_solver_named(name: str | None) -> str | None:
     or the default one."""
     if name is None:
         return solvers.default_lp_solver()
-    found = solvers.adapter(name)
-    if found.kind != "mip" or type(found).matrix_session is solvers.Adapter.matrix_session:
+    if not solvers.solves_lp_relaxations(solvers.adapter(name)):
         raise UserError(f"option --lp-solver: '{name}' is not a MIP solver taking the matrix, which an LP "
                         f"relaxation needs (choose one such as {solvers.default_lp_solver() or 'highs'})")
     solvers.require(name)
@@ -168,7 +167,7 @@ def _compiled(model):
 def _one_model(model, common: dict, lp_solver: str | None, time_limit: float) -> ModelStatistics:
     form = _compiled(model)
     status, value = relaxation(form, lp_solver, time_limit) if lp_solver else (None, None)
-    if not (models.objective_sense(model) is not None and (form.cost.any() or form.offset)):  # a feasibility model
+    if not models.has_objective(model):  # a feasibility model: the runs keep no trace of it either
         common = {**common, "reference_objective": None, "reference_from": None}
         status, value = ("feasible" if status == "optimal" else status), None
     gap = integrality_gap(common["reference_objective"], value)
@@ -197,7 +196,7 @@ def _per_stage(instance: Instance, form, common: dict, lp_solver: str | None, ti
             size=size, stage=stage.objective, parts=len(stage.parts), settled=stage.settled,
             lp_status=None if not solved else "infeasible" if infeasible == len(stage.parts) else "feasible",
             lp_infeasible_parts=infeasible if solved else None, **common))
-        if optimum is None or stage.objective >= optimum - 1e-9 or stage.solution is not None:
+        if optimum is None or at_optimum or stage.solution is not None:
             break
     return found
 

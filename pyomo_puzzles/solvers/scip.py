@@ -131,12 +131,13 @@ class MatrixSession:
         for key, value in scip_parameters(self.settings).items():
             model.setParam(key, value)
         problem.original()  # a repeated solve starts from the problem as it now stands
-        events = _progress_handler(model).follow() if self._traced else None
+        handler = _progress_handler(model) if self._traced else None
+        events = handler.follow() if handler is not None else None
         try:
             model.optimize()
         finally:
-            if events is not None:
-                _progress_handler(model).events = None
+            if handler is not None:
+                handler.events = None
         found = problem.best()
         status = model.getStatus()
         root = None
