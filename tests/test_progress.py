@@ -95,11 +95,13 @@ def test_an_optimum_found_and_proved_gives_a_trace_that_ends_closed():
 
 
 @pytest.mark.parametrize("solver", solver_params(("highs", "scip")))
-def test_the_root_bound_lies_between_the_lp_relaxation_and_the_optimum(solver):
+def test_the_root_bound_lies_between_the_lp_relaxation_and_the_optimum(solver, tmp_path):
     """Repainting is minimised: the root node's bound (its cuts done) is at least the LP
     relaxation's value (0.5 for rlt, checked against highspy reading the exported MPS in
     test_model_statistics) and at most the census's optimum; the share of the gap it closed is
-    then in [0, 1], as the runs table computes it."""
+    then in [0, 1], as the runs table computes it. The same run's size after presolve: HiGHS's
+    is what highspy's own presolve makes of the exported MPS file; SCIP's is a reduction of the
+    model's size."""
     import pandas as pd
 
     from pyomo_puzzles.report.formulations import root_gap_closed
@@ -113,3 +115,25 @@ def test_the_root_bound_lies_between_the_lp_relaxation_and_the_optimum(solver):
     closed = root_gap_closed(runs, models).iloc[0]
     assert closed == pytest.approx((record.root_bound - statistics.lp_value) / (FEWEST_REPAINTS - statistics.lp_value))
     assert -1e-6 <= closed <= 1 + 1e-6
+    presolved = (record.presolved_variables, record.presolved_rows, record.presolved_nonzeros)
+    if solver == "highs":
+        assert presolved == _presolved_by_highspy(tmp_path)
+    original = (statistics.size.variables, statistics.size.rows, statistics.size.nonzeros)
+    assert all(0 < after <= before for after, before in zip(presolved, original)), (presolved, original)
+    assert presolved != original  # the repainting model has rows and columns that presolve removes
+
+
+def _presolved_by_highspy(folder) -> tuple[int, int, int]:
+    """(columns, rows, nonzeros) of the repainting model (rlt) after highspy's presolve, read
+    from the MPS file `pyomo-puzzles export` writes: the framework's matrix not involved."""
+    import highspy
+
+    from pyomo_puzzles.core import export
+
+    [mps] = export.export(api.load(REPAINTED), "rlt", folder, ("mps",))
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    highs.readModel(str(mps))
+    highs.presolve()
+    reduced = highs.getPresolvedLp()
+    return reduced.num_col_, reduced.num_row_, len(reduced.a_matrix_.index_)

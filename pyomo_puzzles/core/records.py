@@ -93,6 +93,9 @@ class RunRecord:
     models: int | None = None
     matrix_digest: str | None = None
     root_bound: float | None = None
+    presolved_variables: int | None = None
+    presolved_rows: int | None = None
+    presolved_nonzeros: int | None = None
     progress: list | None = None
     progress_source: str | None = None
     primal_dual_integral: float | None = None
@@ -215,6 +218,12 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                        "description": "the dual bound at the end of the root node (its cuts and heuristics done), "
                        "where the solver says: HiGHS (its last report from the root) and SCIP; null otherwise and "
                        "for a model without an objective"},
+        **{f"presolved_{what}": {"type": ["integer", "null"], "minimum": 0,
+                                 "description": f"the {what} of the model after the solver's presolve (SCIP: at "
+                                 "the end of its solve, after any restart; HiGHS: from its log, for an integer "
+                                 "program with an objective); null where the solver does not say and for a "
+                                 "formulation solved in stages"}
+           for what in ("variables", "rows", "nonzeros")},
         "progress": {"type": ["array", "null"],
                      "items": {"type": "array", "minItems": 3, "maxItems": 3,
                                "prefixItems": [{"type": "number", "minimum": 0}, {"type": ["number", "null"]},

@@ -205,6 +205,8 @@ def _solve_once(record: RunRecord, instance: Instance, form: registry.Formulatio
     record.compile_time = outcome.compile_time
     record.call_time = time.perf_counter() - calling - outcome.compile_time
     record.models, record.matrix_digest = 1, outcome.matrix_digest
+    if outcome.presolved_size is not None:
+        record.presolved_variables, record.presolved_rows, record.presolved_nonzeros = outcome.presolved_size
     record.status, record.message = outcome.status, outcome.message
     record.objective, record.bound = outcome.objective, outcome.bound
     record.solver_time, record.nodes = outcome.solver_time, outcome.nodes

@@ -109,6 +109,9 @@ class SolveOutcome:
     """Seconds `SolverSession` spent compiling the model into its matrix (set by it)."""
     root_bound: float | None = None
     """The dual bound at the end of the root node, where the solver says (HiGHS, SCIP)."""
+    presolved_size: tuple[int, int, int] | None = None
+    """(columns, rows, nonzeros) of the model after the solver's presolve, where the solver says
+    (HiGHS for an integer program with an objective, from its log; SCIP at the end of its solve)."""
     progress: list | None = None
     """The incumbent and bound as the solver reported them while it ran, points ``[seconds,
     incumbent, bound]`` on `solver_time`'s clock (None: the adapter reports none; the run's

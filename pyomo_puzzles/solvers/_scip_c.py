@@ -50,6 +50,9 @@ _D = ctypes.c_double
 
 _SIGNATURES = {  # name: (argument types, result type)
     "SCIPinfinity": ([_P], _D),
+    "SCIPgetNVars": ([_P], ctypes.c_int),
+    "SCIPgetNConss": ([_P], ctypes.c_int),
+    "SCIPgetNNZs": ([_P], ctypes.c_longlong),
     "SCIPcreateVarBasic": ([_P, ctypes.POINTER(_P), ctypes.c_char_p, _D, _D, _D, ctypes.c_int], ctypes.c_int),
     "SCIPaddVar": ([_P, _P], ctypes.c_int),
     "SCIPreleaseVar": ([_P, ctypes.POINTER(_P)], ctypes.c_int),
@@ -246,6 +249,12 @@ class Problem:
                 call(lib.SCIPchgVarLb(scip, var, low), "changing a bound")
                 call(lib.SCIPchgVarUb(scip, var, high), "changing a bound")
             self.lower[j], self.upper[j] = low, high
+
+    def solved_size(self) -> tuple[int, int, int]:
+        """(variables, constraints, nonzeros) of the problem SCIP solved: after its presolve
+        (and any restart), read once it is done."""
+        lib, scip = self.lib, self.scip
+        return int(lib.SCIPgetNVars(scip)), int(lib.SCIPgetNConss(scip)), int(lib.SCIPgetNNZs(scip))
 
     def best(self) -> tuple[float, np.ndarray] | None:
         """(objective, column values) of SCIP's best solution, None without one."""

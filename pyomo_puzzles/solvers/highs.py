@@ -11,6 +11,8 @@ it is not used.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from pyomo_puzzles.contract.solvers import (
@@ -75,27 +77,35 @@ class MatrixSession:
         highs = self._highs
         highs.setOptionValue("time_limit", float("inf") if self.settings.time_limit is None
                              else max(float(self.settings.time_limit), 0.0))
-        events = self._follow_progress() if self._traced else None
+        events, log = self._follow_progress() if self._traced else (None, None)
         highs.run()
         clock = highs.getRunTime()
         outcome = _matrix_outcome(highs, clock - self._clock)
         if events is not None:
             outcome.progress = [event[:3] for event in events]
             outcome.root_bound = _root_bound(events, outcome)
+            outcome.presolved_size = presolved_size(log)
         self._clock = clock
         return outcome
 
-    def _follow_progress(self) -> list:
+    def _follow_progress(self) -> tuple[list, list]:
         """The points [seconds, incumbent, bound, nodes] HiGHS reports during the coming solve: at
         each improving solution, at each line of its MIP log (written nowhere: its bound updates
         come with it, which needs the log on) and at its interrupt checks (the root's cut rounds
-        among them); points that change nothing are dropped from the trace."""
+        among them); points that change nothing are dropped from the trace. And the lines of its
+        log that tell the presolve's reductions."""
         import highspy  # see __init__
 
         events: list = []
+        log: list = []
         since = self._clock
+        logging = int(highspy.cb.HighsCallbackType.kCallbackLogging)
 
         def report(kind, message, out, into, user) -> None:
+            if int(kind) == logging:
+                if message.startswith("Presolve"):
+                    log.append(message)
+                return
             events.append([out.running_time - since, out.mip_primal_bound, out.mip_dual_bound, out.mip_node_count])
 
         highs = self._highs
@@ -106,8 +116,24 @@ class MatrixSession:
             highs.startCallback(highspy.cb.HighsCallbackType.kCallbackMipImprovingSolution)
             highs.startCallback(highspy.cb.HighsCallbackType.kCallbackMipLogging)
             highs.startCallback(highspy.cb.HighsCallbackType.kCallbackMipInterrupt)
+            highs.startCallback(highspy.cb.HighsCallbackType.kCallbackLogging)
             self._following = True
-        return events
+        return events, log
+
+
+_REDUCTIONS = re.compile(r"Presolve reductions: rows (\d+)\(-?\d+\); columns (\d+)\(-?\d+\); (?:nonzeros|elements) (\d+)")
+
+
+def presolved_size(log: list[str]) -> tuple[int, int, int] | None:
+    """(columns, rows, nonzeros) after HiGHS's presolve, from its log line ``Presolve reductions:
+    rows R(-r); columns C(-c); nonzeros N(-n)`` (the first: the model's own presolve); None where
+    the log has no such line (presolve off, or nothing reduced)."""
+    for line in log:
+        found = _REDUCTIONS.match(line)
+        if found:
+            rows, columns, nonzeros = (int(group) for group in found.groups())
+            return columns, rows, nonzeros
+    return None
 
 
 def _root_bound(events: list, outcome: SolveOutcome) -> float | None:

@@ -151,7 +151,7 @@ class MatrixSession:
             solver_time=model.getSolvingTime(), nodes=int(model.getNNodes()),
             message="" if state != "error" else f"SCIP stopped with status {status}",
             values=found[1] if found else None, progress=None if events is None else [e[:3] for e in events],
-            root_bound=root)
+            root_bound=root, presolved_size=problem.solved_size())
 
 
 def _root_bound(events: list, status: str, bound: float | None) -> float | None:
