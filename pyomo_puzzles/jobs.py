@@ -340,7 +340,7 @@ def write_report(smk: Any) -> None:
 
 def _write_report(smk: Any) -> None:
     from pyomo_puzzles.report import (  # pandas, matplotlib: report job only
-        catalogue, family_tables, figures, formulations, html, page, progress_figure, scores, tables)
+        catalogue, family_tables, figures, formulations, html, page, progress_figure, scores, size_figure, tables)
     from pyomo_puzzles.report.measure import Statistics  # as above
 
     records = _record_paths(smk.input.manifests)
@@ -369,6 +369,7 @@ def _write_report(smk: Any) -> None:
     traces = progress_table(records)
     _write_table(traces, smk.output.progress, "to_csv")
     drawn += [Path(p) for p in progress_figure.progress_over_time(timed, traces, style, out / "progress", stats)]
+    drawn += [Path(p) for p in size_figure.size_against_time(timed, models, style, out / "size_time", stats)]
     write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn]})
     counts = counts_table(list(smk.input.counts))
     _write_table(counts, smk.output.counts, "to_csv")

@@ -46,6 +46,11 @@ FIGURE_CAPTIONS = {
                 "point. HiGHS and SCIP report each new incumbent and bound as they come (callbacks); the other "
                 "solvers their end only. Every run's primal and primal-dual integrals (Berthold 2013), computed "
                 "from these traces the same way for every solver, are in tables/runs.csv.",
+    "size_time": "Model size against time: each run's time against the number of nonzeros of its formulation's "
+                 "matrix on that instance (tables/models.csv: the compiled matrix every solver is handed; for a "
+                 "formulation solved in stages, summed over the stages whose parts were built), one panel per "
+                 "family, log axes; x: not solved (at the limit). A formulation's LP strength is in the "
+                 "Formulations table.",
 }
 """Each figure's caption; `figure_caption` adds the measure the figure ranks by."""
 
