@@ -173,3 +173,21 @@ def test_bad_options_are_one_line_and_exit_2(args, option):
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and option in lines[0], done.stderr
+
+
+def test_the_size_figure_reads_one_size_per_instance_and_formulation():
+    """A staged formulation's size is the sum over the stages whose parts were built (a stage
+    only counted has no size); a one-model formulation's is its model's."""
+    import pandas as pd
+
+    from pyomo_puzzles.report.size_figure import model_nonzeros
+
+    models = pd.DataFrame([
+        {"instance": "a", "formulation": "one", "stage": None, "nonzeros": 120},
+        {"instance": "a", "formulation": "staged", "stage": 3, "nonzeros": 40},
+        {"instance": "a", "formulation": "staged", "stage": 4, "nonzeros": 60},
+        {"instance": "a", "formulation": "staged", "stage": 5, "nonzeros": None},  # counted, not built
+        {"instance": "b", "formulation": "one", "stage": None, "nonzeros": None},  # failed: no size
+    ])
+    sizes = model_nonzeros(models).set_index(["instance", "formulation"])["nonzeros"].to_dict()
+    assert sizes == {("a", "one"): 120, ("a", "staged"): 100}

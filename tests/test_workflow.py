@@ -116,6 +116,7 @@ def test_smoke_has_the_statistics_of_each_formulation_once(smoke):
     assert (digests == 1).all()  # the statistics describe the one matrix every solver got
     report = (smoke / "report.md").read_text()
     assert "## Formulations" in report and f"solved by {solvers.default_lp_solver()}" in report
+    assert "size_time.png" in report and (smoke / "figures/size_time.png").stat().st_size > 1000
     assert "\\toprule" in (smoke / "tables/models.tex").read_text()
 
 
@@ -512,3 +513,32 @@ def test_every_job_writes_its_log(smoke):
             lines = log.read_text().splitlines()
             assert lines[0].startswith(f"{rule} job on ") and lines[-1].startswith("done in "), (log, lines)
             assert len(lines) >= 3, f"{log} says nothing about what the job did"
+
+
+def test_the_default_experiment_compares_formulations_on_every_family_it_runs():
+    """What the shipped default promises (workflows/config/default.yaml, issue 45): on every
+    family it runs, at least two formulations solved by the MIP solvers, each on the same six
+    or more instances, and every solver the configuration names on each instance it applies
+    to (an uninstalled one is left out with its reason, so the configuration is read with all
+    named). The design family's strong and weak linearisations are both among them."""
+    import yaml
+
+    from pyomo_puzzles import experiment
+
+    config = yaml.safe_load((ROOT / "workflows/config/default.yaml").read_text())
+    config = {**config, "results": "unused"}
+    experiment.validate_config(config, ROOT / "workflows/schemas/config.schema.yaml")
+    runs, _ = experiment.matrix(config, report=lambda line: None)
+    table = pd.DataFrame([{"instance": r.instance, "formulation": r.formulation, "solver": r.solver} for r in runs])
+    table["family"] = [name.split("/")[1] if name.startswith("generated/") else name.split("/")[0]
+                       for name in table["instance"]]
+    mip = table[table["solver"] != "dlx"]
+    assert set(table["family"]) == {"packing", "instant_insanity", "instant_insanity_design", "rubik"}
+    for family, rows in mip.groupby("family"):
+        per_formulation = rows.groupby("formulation")["instance"].apply(frozenset)
+        assert len(per_formulation) >= 2, family
+        common = frozenset.intersection(*per_formulation)
+        assert len(common) >= 6, (family, sorted(common))
+        installed = set(rows["solver"])
+        assert installed == set(experiment.available_solvers(config, lambda line: None)) - {"dlx"}, family
+    assert {"rlt", "mccormick"} <= set(mip["formulation"])

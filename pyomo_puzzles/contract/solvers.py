@@ -16,6 +16,7 @@ from pyomo_puzzles.core.solvers import (
     finite,
     outcome_without_columns,
     relative_gap,
+    root_bound,
 )
 from pyomo_puzzles.core.solvers import register as register_solver
 from pyomo_puzzles.core.solvers import register_prefix as register_solver_prefix
@@ -23,4 +24,4 @@ from pyomo_puzzles.errors import SolverUnavailable, UserError
 
 __all__ = ["ENTRY_POINT_GROUP", "SOLVER_STATUSES", "Adapter", "LinearForm", "Options", "RunSettings", "SolveOutcome",
            "Rows", "SolverSettings", "SolverUnavailable", "UserError", "finite", "linear_form", "load_values",
-           "outcome_without_columns", "register_solver", "register_solver_prefix", "relative_gap"]
+           "outcome_without_columns", "register_solver", "register_solver_prefix", "relative_gap", "root_bound"]

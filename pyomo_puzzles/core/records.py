@@ -216,7 +216,8 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                           "the same models shows the same digest; null where the adapter takes the Pyomo model"},
         "root_bound": {"type": ["number", "null"],
                        "description": "the dual bound at the end of the root node (its cuts and heuristics done), "
-                       "where the solver says: HiGHS (its last report from the root) and SCIP; null otherwise and "
+                       "where the solver reports its progress (HiGHS, SCIP, Gurobi, CPLEX: its last bound reported before a second "
+                       "node was done, `core.solvers.root_bound`); null otherwise and "
                        "for a model without an objective"},
         **{f"presolved_{what}": {"type": ["integer", "null"], "minimum": 0,
                                  "description": f"the {what} of the model after the solver's presolve (SCIP: at "

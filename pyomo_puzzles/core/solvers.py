@@ -108,7 +108,7 @@ class SolveOutcome:
     compile_time: float = 0.0
     """Seconds `SolverSession` spent compiling the model into its matrix (set by it)."""
     root_bound: float | None = None
-    """The dual bound at the end of the root node, where the solver says (HiGHS, SCIP)."""
+    """The dual bound at the end of the root node, where the solver says (`root_bound`)."""
     presolved_size: tuple[int, int, int] | None = None
     """(columns, rows, nonzeros) of the model after the solver's presolve, where the solver says
     (HiGHS for an integer program with an objective, from its log; SCIP at the end of its solve)."""
@@ -360,6 +360,23 @@ def helpers(name: str) -> tuple[int, ...]:
 
 NO_VALUE = 1e30
 """Solvers print 1e50 or inf for 'no value'; anything this large is treated as none."""
+
+
+def root_bound(events: list, status: str, final_bound: float | None, last_root_node: int = 1) -> float | None:
+    """The dual bound at the end of the root node from a solver's reports ``[seconds,
+    incumbent, bound, nodes]``: its last bound reported while the node count was at most
+    `last_root_node`, once the search has gone past it; the final bound of a search that ended
+    there (if proved); None for a root not finished (a limit hit there). One node: a solver
+    that counts the root as node 1 while it works on it (SCIP) has it done when the count
+    passes 1; one that counts nodes finished (HiGHS, Gurobi, CPLEX) is at 1 from the root's end
+    until a second node is done, and its bound moves only when a node is done. (Its reports at
+    0 alone would miss the root's last cut rounds where no report came after them: HiGHS gave a
+    bound of 0 there on `rubik/pieces` models its root solved.)"""
+    if not any(event[3] > last_root_node for event in events):
+        return final_bound if status == "optimal" else None
+    at_root = [finite(event[2]) for event in events if event[3] <= last_root_node]
+    at_root = [bound for bound in at_root if bound is not None]
+    return at_root[-1] if at_root else None
 
 
 def finite(value) -> float | None:

@@ -50,7 +50,9 @@ def _one_model_rows(models: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (instance, formulation), group in models.groupby(["instance", "formulation"], sort=False):
         staged = group["stage"].notna().any() if "stage" in group else False
-        summed = {key: pd.to_numeric(group[key], errors="coerce").sum() for key in ("variables", "rows", "nonzeros")}
+        # min_count: a formulation none of whose stages was built has no size (not a size of 0)
+        summed = {key: pd.to_numeric(group[key], errors="coerce").sum(min_count=1)
+                  for key in ("variables", "rows", "nonzeros")}
         relaxed = group[group["lp_infeasible_parts"].notna()]  # stages whose parts were relaxed, not only counted
         parts = pd.to_numeric(relaxed["parts"], errors="coerce").sum()
         infeasible = pd.to_numeric(relaxed["lp_infeasible_parts"], errors="coerce").sum() if staged else math.nan
@@ -124,7 +126,7 @@ COMPARISON_NOTE = ("Per family, over the instances every formulation of it ran o
                    "(a staged formulation's stages summed), the median integrality gap (models with an "
                    "objective), the median share of a staged formulation's parts its LP relaxation alone "
                    "proves infeasible, the median share of the LP gap closed at the root node, (z_root - z_LP) / "
-                   "(z* - z_LP), where the solver reports its root bound (HiGHS, SCIP), the median nodes, the runs solved and the shifted geometric mean of the ranked time over "
+                   "(z* - z_LP), where the solver reports its root bound (HiGHS, SCIP, Gurobi, CPLEX), the median nodes, the runs solved and the shifted geometric mean of the ranked time over "
                    "all solvers' runs.")
 
 

@@ -43,7 +43,7 @@ FIGURE_CAPTIONS = {
     "progress": "Incumbent (solid) and bound (dashed) over the solver's own time per method, on the "
                 "optimisation instances where that tells most: those some method did not prove optimal within the "
                 "time limit (dashed grey), then those whose fastest proof took longest; a marker at a method's last "
-                "point. HiGHS and SCIP report each new incumbent and bound as they come (callbacks); the other "
+                "point. HiGHS, SCIP, Gurobi and CPLEX report each new incumbent and bound as they come (callbacks); the other "
                 "solvers their end only. Every run's primal and primal-dual integrals (Berthold 2013), computed "
                 "from these traces the same way for every solver, are in tables/runs.csv.",
     "size_time": "Model size against time: each run's time against the number of nonzeros of its formulation's "

@@ -20,7 +20,7 @@ constraints; a larger model is the outcome ``licence_limit`` with CPLEX's messag
 from __future__ import annotations
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, RunSettings, SolveOutcome, finite,
-                                            register_solver)
+                                            register_solver, root_bound)
 from pyomo_puzzles.solvers._common import first_line, quiet_stdout
 from pyomo_puzzles.solvers._legacy import LegacySession
 
@@ -109,6 +109,8 @@ class MatrixSession:
             parameters.randomseed.set(int(settings.seed))
         if settings.gap is not None:
             parameters.mip.tolerances.mipgap.set(settings.gap)
+        # a trace where it means something: an integer program with an objective
+        self._traced = bool(integer) and bool(form.cost.any())
 
     def add_rows(self, rows) -> None:
         senses, rhs, spans = _rows(rows.lower, rows.upper)
@@ -132,6 +134,9 @@ class MatrixSession:
         limit = self.settings.time_limit
         problem.parameters.timelimit.set(problem.parameters.timelimit.max() if limit is None else max(limit, 0.0))
         started = problem.get_time()
+        events: list | None = [] if self._traced else None
+        if events is not None:
+            problem.set_callback(_ProgressCallback(events), cplex.callbacks.Context.id.global_progress)
         try:
             problem.solve()
             codes = problem.solution.status
@@ -148,7 +153,33 @@ class MatrixSession:
             if message is None:
                 raise
             return SolveOutcome("licence_limit", False, None, None, None, None, message)
-        return _matrix_outcome(problem, problem.get_time() - started)
+        finally:
+            if events is not None:
+                problem.set_callback()  # the session's next solve starts without it
+        outcome = _matrix_outcome(problem, problem.get_time() - started)
+        if events:
+            outcome.progress = [event[:3] for event in events]
+            outcome.root_bound = root_bound(events, outcome.status, outcome.bound)
+        return outcome
+
+
+class _ProgressCallback:
+    """CPLEX's generic callback in its global-progress context (called whenever the incumbent,
+    the bound or the node count moves): keeps ``[seconds, incumbent, bound, nodes]``, seconds
+    on Python's clock from the call's start (CPLEX's own is not readable from here)."""
+
+    def __init__(self, events: list) -> None:
+        import time
+
+        self.events, self._clock, self._start = events, time.perf_counter, time.perf_counter()
+
+    def invoke(self, context) -> None:
+        import cplex  # see _rows
+
+        info = cplex.callbacks.Context.info
+        incumbent = context.get_double_info(info.best_solution) if context.get_int_info(info.feasible) else None
+        self.events.append([self._clock() - self._start, finite(incumbent),
+                            finite(context.get_double_info(info.best_bound)), int(context.get_long_info(info.node_count))])
 
 
 def _matrix_outcome(problem, solver_time: float) -> SolveOutcome:

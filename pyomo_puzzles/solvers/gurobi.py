@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
-                                            register_solver)
+                                            register_solver, root_bound)
 from pyomo_puzzles.solvers import _pyomo_v2
 from pyomo_puzzles.solvers._common import first_line, quiet_stdout
 
@@ -97,6 +97,8 @@ class MatrixSession:
             model.setParam(key, value)
         if settings.gap is not None:
             model.Params.MIPGap = settings.gap
+        # a trace where it means something: an integer program with an objective
+        self._traced = bool(form.integer.any() and form.cost.any())
 
     def _add(self, matrix, lower, upper) -> None:
         import gurobipy as gp  # see environment
@@ -127,9 +129,10 @@ class MatrixSession:
         model = self._model
         limit = self.settings.time_limit
         model.Params.TimeLimit = gp.GRB.INFINITY if limit is None else max(float(limit), 0.0)
+        events: list | None = [] if self._traced else None
         if self._refused is None:
             try:
-                model.optimize()
+                model.optimize(None if events is None else _progress_callback(events))
                 clock = model.Runtime
                 if model.Status == gp.GRB.INF_OR_UNBD:  # presolve's verdict: ask which, once, in the time left
                     model.Params.DualReductions = 0
@@ -144,7 +147,28 @@ class MatrixSession:
                 self._refused = licence_message(error)
         if self._refused is not None:  # no time in the solver, as Pyomo's path recorded it
             return SolveOutcome("licence_limit", False, None, None, 0.0, None, self._refused)
-        return _matrix_outcome(model, self._x, clock)
+        outcome = _matrix_outcome(model, self._x, clock)
+        if events:
+            outcome.progress = [event[:3] for event in events]
+            outcome.root_bound = root_bound(events, outcome.status, outcome.bound)
+        return outcome
+
+
+def _progress_callback(events: list):
+    """Gurobi's callback that keeps ``[seconds, incumbent, bound, nodes]`` at each of its
+    periodic MIP reports and each new incumbent (no value: Gurobi's infinity, kept as None)."""
+    import gurobipy as gp  # see environment
+
+    codes = gp.GRB.Callback
+    asked = {codes.MIP: (codes.MIP_OBJBST, codes.MIP_OBJBND, codes.MIP_NODCNT),
+             codes.MIPSOL: (codes.MIPSOL_OBJBST, codes.MIPSOL_OBJBND, codes.MIPSOL_NODCNT)}
+
+    def follow(model, where) -> None:
+        if where in asked:
+            incumbent, bound, nodes = (model.cbGet(what) for what in asked[where])
+            events.append([model.cbGet(codes.RUNTIME), finite(incumbent), finite(bound), int(nodes)])
+
+    return follow
 
 
 def _matrix_outcome(model, x, solver_time: float) -> SolveOutcome:

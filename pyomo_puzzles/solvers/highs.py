@@ -23,6 +23,7 @@ from pyomo_puzzles.contract.solvers import (
     RunSettings,
     finite,
     register_solver,
+    root_bound,
 )
 from pyomo_puzzles.solvers import _pyomo_v2
 
@@ -83,7 +84,7 @@ class MatrixSession:
         outcome = _matrix_outcome(highs, clock - self._clock)
         if events is not None:
             outcome.progress = [event[:3] for event in events]
-            outcome.root_bound = _root_bound(events, outcome)
+            outcome.root_bound = root_bound(events, outcome.status, outcome.bound)
             outcome.presolved_size = presolved_size(log)
         self._clock = clock
         return outcome
@@ -134,17 +135,6 @@ def presolved_size(log: list[str]) -> tuple[int, int, int] | None:
             rows, columns, nonzeros = (int(group) for group in found.groups())
             return columns, rows, nonzeros
     return None
-
-
-def _root_bound(events: list, outcome: SolveOutcome) -> float | None:
-    """The dual bound at the end of the root node: HiGHS's last report from it (node count 0; its
-    interrupt callback reports during the root's cut rounds) once the search has left the root,
-    the final bound of a search proved at the root, None for a root not finished (time limit)."""
-    if not any(event[3] > 0 for event in events):
-        return outcome.bound if outcome.status == "optimal" else None
-    at_root = [finite(event[2]) for event in events if event[3] == 0]
-    at_root = [bound for bound in at_root if bound is not None]
-    return at_root[-1] if at_root else None
 
 
 def _matrix_outcome(highs, solver_time: float) -> SolveOutcome:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
-                                            register_solver)
+                                            register_solver, root_bound)
 from pyomo_puzzles.solvers import _pyomo_v2
 
 
@@ -143,7 +143,7 @@ class MatrixSession:
         root = None
         state = STATUSES.get(status, "feasible" if found else "error")
         if events is not None:
-            root = _root_bound(events, state, finite(model.getDualbound()) if state != "infeasible" else None)
+            root = root_bound(events, state, finite(model.getDualbound()) if state != "infeasible" else None)
         return SolveOutcome(
             status=state, has_solution=found is not None,
             objective=finite(found[0]) if found else None,
@@ -152,16 +152,6 @@ class MatrixSession:
             message="" if state != "error" else f"SCIP stopped with status {status}",
             values=found[1] if found else None, progress=None if events is None else [e[:3] for e in events],
             root_bound=root, presolved_size=problem.solved_size())
-
-
-def _root_bound(events: list, status: str, bound: float | None) -> float | None:
-    """The dual bound at the end of the root node: the last one SCIP reported while processing it
-    (its node count at most 1: the root of the current run, after any restart) once the search has
-    left the root; the final bound of a search proved at the root; None for a root not finished."""
-    if not any(event[3] > 1 for event in events):
-        return bound if status == "optimal" else None
-    at_root = [event[2] for event in events if event[3] <= 1 and event[2] is not None]
-    return at_root[-1] if at_root else None
 
 
 def _progress_handler(model):
