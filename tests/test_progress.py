@@ -151,3 +151,14 @@ def _presolved_by_highspy(folder) -> tuple[int, int, int]:
     highs.presolve()
     reduced = highs.getPresolvedLp()
     return reduced.num_col_, reduced.num_row_, len(reduced.a_matrix_.index_)
+
+
+@pytest.mark.parametrize("solver", solver_params(("scip",)))
+def test_a_run_stopped_before_any_bound_records_none_not_the_solvers_infinity(solver):
+    """SCIP's 'no bound yet' is its infinity, 1e20: the pieces model of a 2x2x2 scramble of
+    five quarter turns, stopped after 2.5 s (about 1 s of it building), has no dual bound worth the name, and its record
+    says none, or a bound a minimum of five moves allows (between 0 and 5)."""
+    record = api.solve("rubik/qtm_depth_05", "pieces", solver, time_limit=2.5)
+    assert record.status in ("time_limit", "optimal")
+    for value in [record.bound, *(point[2] for point in record.progress or [])]:
+        assert value is None or -1e-6 <= value <= 5 + 1e-6, value

@@ -142,12 +142,15 @@ class MatrixSession:
         status = model.getStatus()
         root = None
         state = STATUSES.get(status, "feasible" if found else "error")
+        dual = model.getDualbound()
+        # SCIP's infinity (1e20) is its 'no bound yet': below the framework's NO_VALUE, so asked here
+        bound = None if state == "infeasible" or model.isInfinity(abs(dual)) else finite(dual)
         if events is not None:
-            root = root_bound(events, state, finite(model.getDualbound()) if state != "infeasible" else None)
+            root = root_bound(events, state, bound)
         return SolveOutcome(
             status=state, has_solution=found is not None,
             objective=finite(found[0]) if found else None,
-            bound=finite(model.getDualbound()) if state != "infeasible" else None,
+            bound=bound,
             solver_time=model.getSolvingTime(), nodes=int(model.getNNodes()),
             message="" if state != "error" else f"SCIP stopped with status {status}",
             values=found[1] if found else None, progress=None if events is None else [e[:3] for e in events],
