@@ -237,6 +237,9 @@ def test_demanding_instances_by_hand():
     ])
     assert scores.demanding_instances(runs) == (4, 5)
     assert scores.demanding_instances(runs, Statistics(demanding_from=2.5)) == (2, 5)
+    # some method needs 1 s: i1 (B, 4 s), i2 (A, 2 s; B's failed check is not solved: counts), i3, i4, i5
+    assert scores.separating_instances(runs) == (5, 5)
+    assert scores.separating_instances(runs, Statistics(demanding_from=3.5)) == (3, 5)  # i1, i2 (B), i4
     notes = page.measurement_notes(runs)
     assert any("4 of 5 instances (80%) need at least 1 s of solver time from their best method" in n for n in notes)
 

@@ -192,6 +192,10 @@ def measurement_notes(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> list[s
                      f"{stats.demanding_from:g} s of {stats.name} from their best method** (the virtual best: the "
                      "fastest solved run; an instance no method solved counts): on those the methods differ "
                      "by their solving, not by start-up.")
+        separating, _ = scores.separating_instances(runs, stats)
+        notes.append(f"**{separating} of {_plural(total, 'instance')} ({separating / total:.0%}) need at least "
+                     f"{stats.demanding_from:g} s from some method** (its slowest run; one not solved counts): "
+                     "on those the methods, formulations among them, are told apart by more than start-up.")
     noise = scores.noise(runs, stats)
     if len(noise):
         median, p90, pairs = noise.attrs["pooled"]

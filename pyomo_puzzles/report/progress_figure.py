@@ -48,7 +48,11 @@ def progress_over_time(runs: pd.DataFrame, progress: pd.DataFrame, style: figure
     if not names:
         return []
     runs, codes = figures._with_runs(runs[runs["instance"].isin(names)], style)
-    codes = codes.restricted(runs)
+    traced = set(zip(progress["instance"].astype(str), progress["solver"].astype(str),
+                     progress["formulation"].astype(str)))
+    codes = codes.restricted(runs[[key in traced for key in zip(runs["instance"].astype(str),
+                                                                 runs["solver"].astype(str),
+                                                                 runs["formulation"].astype(str))]])
     with style.context():
         rows, columns = figures._panel_grid(len(names))
         figure = figures._new_figure(style, figures._panels_aspect(rows, columns, _legend_rows(style, codes)))

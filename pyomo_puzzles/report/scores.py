@@ -298,6 +298,19 @@ def demanding_instances(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tupl
     return int((best >= stats.demanding_from).sum()), len(best)
 
 
+def separating_instances(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tuple[int, int]:
+    """(instances some method needs at least `stats.demanding_from` seconds of the measure for,
+    all instances): the slowest method's time (a run not solved needs more than its limit, so
+    it counts). Where the best method is quick and another is not, the instance still ranks
+    the methods: a formulation comparison is made of such instances."""
+    times = _timed_instances(runs, stats)
+    if times.empty:
+        return 0, 0
+    needed = times["time"].where(times["solved"], float("inf"))
+    slowest = needed.groupby([times["puzzle"], times["instance"]]).max()
+    return int((slowest >= stats.demanding_from).sum()), len(slowest)
+
+
 def noise(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
     """A/A noise: per (puzzle, solver, formulation), over the instances it solved in at least
     two runs (repeats, seeds, permutations), the ratio slowest / fastest of those runs' times
