@@ -290,12 +290,7 @@ def demanding_instances(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tupl
     measure, all instances), over all families; licence-refused runs left out. The best
     method is the virtual best: the fastest solved run; an instance no method solved needs
     more than its limit, so it counts."""
-    times = _timed_instances(runs, stats)
-    if times.empty:
-        return 0, 0
-    solved_times = times["time"].where(times["solved"], float("inf"))
-    best = solved_times.groupby([times["puzzle"], times["instance"]]).min()
-    return int((best >= stats.demanding_from).sum()), len(best)
+    return _instances_needing(runs, stats, "min")
 
 
 def separating_instances(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tuple[int, int]:
@@ -303,12 +298,18 @@ def separating_instances(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> tup
     all instances): the slowest method's time (a run not solved needs more than its limit, so
     it counts). Where the best method is quick and another is not, the instance still ranks
     the methods: a formulation comparison is made of such instances."""
+    return _instances_needing(runs, stats, "max")
+
+
+def _instances_needing(runs: pd.DataFrame, stats: Statistics, method: str) -> tuple[int, int]:
+    """(instances whose fastest (`method` "min") or slowest ("max") method needs at least
+    `stats.demanding_from` seconds, all instances); a run not solved needs more than its limit."""
     times = _timed_instances(runs, stats)
     if times.empty:
         return 0, 0
     needed = times["time"].where(times["solved"], float("inf"))
-    slowest = needed.groupby([times["puzzle"], times["instance"]]).max()
-    return int((slowest >= stats.demanding_from).sum()), len(slowest)
+    per_instance = needed.groupby([times["puzzle"], times["instance"]]).agg(method)
+    return int((per_instance >= stats.demanding_from).sum()), len(per_instance)
 
 
 def noise(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
