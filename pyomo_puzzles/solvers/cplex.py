@@ -19,6 +19,8 @@ constraints; a larger model is the outcome ``licence_limit`` with CPLEX's messag
 
 from __future__ import annotations
 
+import time
+
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, RunSettings, SolveOutcome, finite,
                                             register_solver, root_bound)
 from pyomo_puzzles.solvers._common import first_line, quiet_stdout
@@ -169,8 +171,6 @@ class _ProgressCallback:
     on Python's clock from the call's start (CPLEX's own is not readable from here)."""
 
     def __init__(self, events: list) -> None:
-        import time
-
         self.events, self._clock, self._start = events, time.perf_counter, time.perf_counter()
 
     def invoke(self, context) -> None:
