@@ -43,6 +43,9 @@ th { background: #f3f4f6; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td small { color: #555; }
 table.environment td { overflow-wrap: anywhere; }
+table.compact { font-size: .78rem; }
+table.compact th, table.compact td { padding: .2rem .35rem; }
+table.compact td:first-child { overflow-wrap: anywhere; min-width: 12rem; max-width: 16rem; }
 table.environment td:first-child { white-space: nowrap; }
 figure { margin: 1.2rem 0; }
 img { max-width: 100%; height: auto; }
@@ -328,10 +331,12 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
 def _formulations_html(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics) -> str:
     body = f"<p>{html.escape(formulations.caption(models))}</p>\n"
     compared = formulations.comparison(models, runs, stats)
-    if len(compared):
+    if len(compared):  # a dozen columns: the compact style keeps them within the page
+        cells = formulations.comparison_cells(compared, stats)
         body += (f"<p>{html.escape(formulations.COMPARISON_NOTE)}</p>\n"
-                 + html_table(formulations.comparison_cells(compared, stats)) + "\n")
-    return body + html_table(formulations.shown(models))
+                 + html_table(cells, css_class="compact", right=[c not in ("Family", "Formulation") for c in cells])
+                 + "\n")
+    return body + html_table(formulations.shown(models), css_class="compact")
 
 
 def _write_atomic(path: Path, text: str) -> None:
