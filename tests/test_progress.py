@@ -162,3 +162,13 @@ def test_a_run_stopped_before_any_bound_records_none_not_the_solvers_infinity(so
     assert record.status in ("time_limit", "optimal")
     for value in [record.bound, *(point[2] for point in record.progress or [])]:
         assert value is None or -1e-6 <= value <= 5 + 1e-6, value
+
+
+@pytest.mark.parametrize("solver", solver_params(("cplex",)))
+def test_a_model_the_licence_refuses_has_no_trace(solver):
+    """The Community Edition takes at most 1,000 columns; the repainting model (rlt) has 1,584.
+    A refused model was never searched: no trace, no integral (with a full licence: skipped)."""
+    record = api.solve(REPAINTED, "rlt", solver, time_limit=30)
+    if record.status != "licence_limit":
+        pytest.skip(f"{solver}'s licence took the model")
+    assert record.progress is None and record.primal_dual_integral is None and record.root_bound is None

@@ -211,7 +211,7 @@ def _solve_once(record: RunRecord, instance: Instance, form: registry.Formulatio
     record.objective, record.bound = outcome.objective, outcome.bound
     record.solver_time, record.nodes = outcome.solver_time, outcome.nodes
     record.solver_clock = outcome.solver_clock if outcome.solver_time is not None else None
-    if has_objective(model):
+    if has_objective(model) and outcome.status != "licence_limit":  # a refused model was never searched
         _record_progress(record, outcome)
     if outcome.has_solution:
         decoding = time.perf_counter()
