@@ -35,6 +35,25 @@ def test_parallel_and_serial_runs_settle_the_same_parts():
     assert serial.objective == parallel.objective == 7
     settled = [record.message.split(", ")[1] for record in (serial, parallel)]
     assert settled[0] == settled[1]  # "N parts settled without a solver": the same stages were reached
+    assert [(s["objective"], s["parts"], s["settled"]) for s in serial.stages] == \
+        [(s["objective"], s["parts"], s["settled"]) for s in parallel.stages]
+
+
+def test_a_staged_record_accounts_for_each_stage():
+    """The 3x3x3 scramble at half-turn distance 10 (the data file's known distance, by meeting in
+    the middle): one entry per stage, depths rising to 10; the stages' models, settled parts and
+    building times add up to the run's."""
+    record = run.run(instances.load("rubik/cube3_htm_depth_10_1"), "projections", "highs", time_limit=120,
+                     threads=1, isolate=False)
+    assert record.status == "optimal" and record.objective == 10
+    depths = [stage["objective"] for stage in record.stages]
+    assert depths == sorted(set(depths)) and depths[-1] == 10
+    assert sum(stage["solved"] for stage in record.stages) == record.models
+    settled = int(record.message.split(", ")[1].split()[0])  # "... N parts settled without a solver"
+    assert sum(stage["settled"] for stage in record.stages) == settled
+    assert sum(stage["build_time"] for stage in record.stages) == pytest.approx(record.build_time)
+    assert sum(stage["solver_time"] for stage in record.stages) == pytest.approx(record.solver_time)
+    assert all(stage["solved"] <= stage["parts"] and stage["generate_time"] >= 0 for stage in record.stages)
 
 
 def test_parallel_parts_stop_at_the_time_limit():

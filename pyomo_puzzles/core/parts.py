@@ -84,13 +84,17 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
     compile_time, digests, clocks = 0.0, [], set()
     record.status, found = "infeasible", None
     record.objective_sense = "minimize"  # stages come in increasing objective (`registry.Stage`)
-    for stage in form.stages(instance.spec):
+    record.stages = []
+    for stage, generate_time in _timed(form.stages(instance.spec)):
         objectives.append(stage.objective)
         settled += stage.settled
         record.bound = stage.objective  # every earlier stage was proved to have no solution
         found = stage.solution
+        this = _stage_entry(stage, generate_time)
+        record.stages.append(this)
         answers = results(stage.parts if found is None else [], one, workers)
         for answer in answers:
+            _add_part(this, answer)
             models += answer.solved
             solver_time = None if solver_time is None or answer.solver_time is None \
                 else solver_time + answer.solver_time  # one part without a clock: the run has none
@@ -126,6 +130,34 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
     record.message = summary + (f"; {record.message}" if record.message else "")
     if found is not None:
         attach_checked_solution(record, instance, found)
+
+
+def _timed(stages: Iterator) -> Iterator[tuple]:
+    """Each stage with the seconds its generator took to make it: the formulation's own work
+    between models (for `rubik/projections`, settling parts by its pattern tables)."""
+    stages = iter(stages)
+    while True:
+        started = time.perf_counter()
+        try:
+            stage = next(stages)
+        except StopIteration:
+            return
+        yield stage, time.perf_counter() - started
+
+
+def _stage_entry(stage: registry.Stage, generate_time: float) -> dict:
+    """The record's account of one stage (`RunRecord.stages`), its parts' times still to add."""
+    return {"objective": stage.objective, "parts": len(stage.parts), "settled": stage.settled, "solved": 0,
+            "generate_time": generate_time, "build_time": 0.0, "call_time": 0.0, "solver_time": 0.0, "nodes": 0}
+
+
+def _add_part(entry: dict, answer: PartResult) -> None:
+    entry["solved"] += answer.solved
+    entry["build_time"] += answer.build_time
+    entry["call_time"] += answer.call_time
+    entry["nodes"] += answer.nodes
+    if entry["solver_time"] is not None:
+        entry["solver_time"] = None if answer.solver_time is None else entry["solver_time"] + answer.solver_time
 
 
 YOUNG_OBJECTS_TO_COLLECT = 200_000

@@ -91,6 +91,7 @@ class RunRecord:
     cpu_time: float | None = None
     nodes: int | None = None
     models: int | None = None
+    stages: list | None = None
     matrix_digest: str | None = None
     root_bound: float | None = None
     presolved_variables: int | None = None
@@ -209,6 +210,14 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "models": {"type": ["integer", "null"], "minimum": 0,
                    "description": "the models handed to the solver (a staged formulation solves one per part); "
                    "null for a reference method"},
+        "stages": {"type": ["array", "null"],
+                   "items": {"type": "object",
+                             "required": ["objective", "parts", "settled", "solved", "generate_time", "build_time",
+                                          "call_time", "solver_time", "nodes"]},
+                   "description": "a formulation solved in stages (iterative deepening): per stage its objective, "
+                   "its parts, those settled without a model, the models solved, and the seconds its generation took "
+                   "(the formulation's own work between models), building its models, the solver calls and the "
+                   "solver's own clock (null: a solver without one), and nodes; null for one model"},
         "matrix_digest": {"type": ["string", "null"],
                           "description": "SHA-256 (16 hex digits) of the matrix the solver received (rows, columns, "
                           "bounds, integrality, coefficients, objective; of the sorted digests of every model for "

@@ -1,0 +1,93 @@
+"""Where the time of a 3x3x3 proof goes, per depth (issue 46: measure first).
+
+For each depth asked, ``--scrambles`` random 3x3x3 scrambles from the project's generator
+(`pyomo-puzzles generate rubik --size 3 --depth D --seed S`: at most 12 moves exactly, 13 by
+meeting in the middle; not picked) are solved by the projection formulation with one solver on
+one thread, each in a fresh process. Printed per depth: the median and the slowest run (wall
+seconds, status), and where the median run's time went, from its record's ``stages``:
+generating the stages (the formulation's own work: settling parts by its pattern tables),
+building the models in Pyomo, the solver calls (hand-over and solver), the solver's own clock,
+the rest (loading, decoding, checking); then the slowest run stage by stage.
+
+Run:  python benchmarks/frontier.py [--depths 11 12 13] [--scrambles 5] [--solver highs]
+                                     [--metric htm] [--time-limit 600] [--first-seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-m", "pyomo_puzzles"]
+
+
+def generated(folder: Path, depth: int, metric: str, seed: int) -> Path:
+    path = folder / f"cube3_{metric}_{depth}_seed{seed}.yaml"
+    subprocess.run([*CLI, "generate", "rubik", "--size", "3", "--depth", str(depth), "--metric", metric,
+                    "--seed", str(seed), "--output", str(path)], check=True, capture_output=True, cwd=ROOT)
+    return path
+
+
+def solved(path: Path, solver: str, limit: float) -> dict:
+    record = path.with_suffix(".json")
+    subprocess.run([*CLI, "solve", str(path), "-f", "projections", "-s", solver, "--threads", "1",
+                    "-t", str(limit), "-o", str(record)], capture_output=True, cwd=ROOT)
+    return json.loads(record.read_text())
+
+
+def parts_of(record: dict) -> dict:
+    """Seconds of the run by where they went (`stages` summed)."""
+    stages = record.get("stages") or []
+    generate = sum(s["generate_time"] for s in stages)
+    build = sum(s["build_time"] for s in stages)
+    calls = sum(s["call_time"] for s in stages)
+    solver = sum(s["solver_time"] or 0.0 for s in stages)
+    wall = record["wall_time"] or 0.0
+    return {"wall": wall, "generate": generate, "build": build, "hand-over": calls - solver, "solver": solver,
+            "rest": wall - generate - build - calls}
+
+
+def report_depth(depth: int, records: list[dict]) -> None:
+    by_wall = sorted(records, key=lambda r: r["wall_time"] or 0.0)
+    median, slowest = by_wall[len(by_wall) // 2], by_wall[-1]
+    walls = [r["wall_time"] or 0.0 for r in records]
+    proved = sum(r["status"] == "optimal" and r["objective"] == depth for r in records)
+    print(f"depth {depth}: {proved} of {len(records)} proved optimal at {depth}; wall median "
+          f"{statistics.median(walls):.1f} s, slowest {max(walls):.1f} s ({slowest['status']}, {slowest['instance']})")
+    shares = parts_of(median)
+    print("  median run: " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in shares.items()))
+    print("  slowest run, stage by stage:")
+    print(f"    {'depth':>5} {'parts':>7} {'settled':>10} {'solved':>7} {'generate':>9} {'build':>8} "
+          f"{'calls':>8} {'solver':>8} {'nodes':>7}")
+    for stage in slowest.get("stages") or []:
+        print(f"    {stage['objective']:>5g} {stage['parts']:>7} {stage['settled']:>10} {stage['solved']:>7} "
+              f"{stage['generate_time']:>9.2f} {stage['build_time']:>8.2f} {stage['call_time']:>8.2f} "
+              f"{stage['solver_time'] or 0.0:>8.2f} {stage['nodes']:>7}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depths", type=int, nargs="+", default=[11, 12])
+    parser.add_argument("--scrambles", type=int, default=5)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--solver", default="highs")
+    parser.add_argument("--metric", default="htm", choices=["htm", "qtm"])
+    parser.add_argument("--time-limit", type=float, default=600.0)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        for depth in args.depths:
+            records = []
+            for seed in range(args.first_seed, args.first_seed + args.scrambles):
+                path = generated(Path(folder), depth, args.metric, seed)
+                records.append(solved(path, args.solver, args.time_limit))
+            report_depth(depth, records)
+
+
+if __name__ == "__main__":
+    main()
