@@ -6,8 +6,11 @@ meeting in the middle; not picked) are solved by the projection formulation with
 one thread, each in a fresh process. Printed per depth: the median and the slowest run (wall
 seconds, status), and where the median run's time went, from its record's ``stages``:
 generating the stages (the formulation's own work: settling parts by its pattern tables),
-building the models in Pyomo, the solver calls (hand-over and solver), the solver's own clock,
-the rest (loading, decoding, checking); then the slowest run stage by stage.
+building the models in Pyomo, compiling them into matrices, the solver calls (hand-over and
+solver), the solver's own clock,
+loading, start-up, decoding and checking as the record has them, and what is left: the time
+between parts (the loop over parts, freeing models, collecting garbage); then the slowest run
+stage by stage.
 
 Run:  python benchmarks/frontier.py [--depths 11 12 13] [--scrambles 5] [--solver highs]
                                      [--metric htm] [--time-limit 600] [--first-seed 1]
@@ -46,11 +49,14 @@ def parts_of(record: dict) -> dict:
     stages = record.get("stages") or []
     generate = sum(s["generate_time"] for s in stages)
     build = sum(s["build_time"] for s in stages)
+    compiled = sum(s["compile_time"] for s in stages)
     calls = sum(s["call_time"] for s in stages)
     solver = sum(s["solver_time"] or 0.0 for s in stages)
     wall = record["wall_time"] or 0.0
-    return {"wall": wall, "generate": generate, "build": build, "hand-over": calls - solver, "solver": solver,
-            "rest": wall - generate - build - calls}
+    framework = {name: record.get(f"{name}_time") or 0.0 for name in ("load", "startup", "decode", "check")}
+    return {"wall": wall, "generate": generate, "build": build, "compile": compiled, "hand-over": calls - solver,
+            "solver": solver, **framework,
+            "between parts": wall - generate - build - compiled - calls - sum(framework.values())}
 
 
 def report_depth(depth: int, records: list[dict]) -> None:
@@ -64,10 +70,11 @@ def report_depth(depth: int, records: list[dict]) -> None:
     print("  median run: " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in shares.items()))
     print("  slowest run, stage by stage:")
     print(f"    {'depth':>5} {'parts':>7} {'settled':>10} {'solved':>7} {'generate':>9} {'build':>8} "
-          f"{'calls':>8} {'solver':>8} {'nodes':>7}")
+          f"{'compile':>8} {'calls':>8} {'solver':>8} {'nodes':>7}")
     for stage in slowest.get("stages") or []:
         print(f"    {stage['objective']:>5g} {stage['parts']:>7} {stage['settled']:>10} {stage['solved']:>7} "
-              f"{stage['generate_time']:>9.2f} {stage['build_time']:>8.2f} {stage['call_time']:>8.2f} "
+              f"{stage['generate_time']:>9.2f} {stage['build_time']:>8.2f} {stage['compile_time']:>8.2f} "
+              f"{stage['call_time']:>8.2f} "
               f"{stage['solver_time'] or 0.0:>8.2f} {stage['nodes']:>7}")
 
 

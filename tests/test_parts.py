@@ -52,6 +52,7 @@ def test_a_staged_record_accounts_for_each_stage():
     settled = int(record.message.split(", ")[1].split()[0])  # "... N parts settled without a solver"
     assert sum(stage["settled"] for stage in record.stages) == settled
     assert sum(stage["build_time"] for stage in record.stages) == pytest.approx(record.build_time)
+    assert sum(stage["compile_time"] for stage in record.stages) == pytest.approx(record.compile_time)
     assert sum(stage["solver_time"] for stage in record.stages) == pytest.approx(record.solver_time)
     assert all(stage["solved"] <= stage["parts"] and stage["generate_time"] >= 0 for stage in record.stages)
 

@@ -148,12 +148,14 @@ def _timed(stages: Iterator) -> Iterator[tuple]:
 def _stage_entry(stage: registry.Stage, generate_time: float) -> dict:
     """The record's account of one stage (`RunRecord.stages`), its parts' times still to add."""
     return {"objective": stage.objective, "parts": len(stage.parts), "settled": stage.settled, "solved": 0,
-            "generate_time": generate_time, "build_time": 0.0, "call_time": 0.0, "solver_time": 0.0, "nodes": 0}
+            "generate_time": generate_time, "build_time": 0.0, "compile_time": 0.0, "call_time": 0.0,
+            "solver_time": 0.0, "nodes": 0}
 
 
 def _add_part(entry: dict, answer: PartResult) -> None:
     entry["solved"] += answer.solved
     entry["build_time"] += answer.build_time
+    entry["compile_time"] += answer.compile_time
     entry["call_time"] += answer.call_time
     entry["nodes"] += answer.nodes
     if entry["solver_time"] is not None:

@@ -213,10 +213,11 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "stages": {"type": ["array", "null"],
                    "items": {"type": "object",
                              "required": ["objective", "parts", "settled", "solved", "generate_time", "build_time",
-                                          "call_time", "solver_time", "nodes"]},
+                                          "compile_time", "call_time", "solver_time", "nodes"]},
                    "description": "a formulation solved in stages (iterative deepening): per stage its objective, "
                    "its parts, those settled without a model, the models solved, and the seconds its generation took "
-                   "(the formulation's own work between models), building its models, the solver calls and the "
+                   "(the formulation's own work between models), building its models, compiling them into matrices, the "
+                   "solver calls and the "
                    "solver's own clock (null: a solver without one), and nodes; null for one model"},
         "matrix_digest": {"type": ["string", "null"],
                           "description": "SHA-256 (16 hex digits) of the matrix the solver received (rows, columns, "
