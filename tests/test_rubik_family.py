@@ -207,6 +207,7 @@ def test_five_cubie_patterns_are_complete_and_move_like_the_stickers():
             after = cube.apply(state, [moves[k]], 3)
             expected = pat.code({kind: cubies.labels(after, 3, kind) for kind in ("corner", "edge")})
             assert pat.after(np.array([k]), np.array([before]))[0] == expected
+            assert pat.after_each(np.array([before]), np.arange(len(moves)))[k] == expected
 
 
 @pytest.mark.parametrize("name, length", [("rubik/cube3_htm_depth_07", 2), ("rubik/cube3_qtm_depth_07", 2)])

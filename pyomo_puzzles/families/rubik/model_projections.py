@@ -97,9 +97,10 @@ class Pattern:
     """A pattern set: codes, how moves act on them, and distances to the solved pattern.
 
     A code is the cubies' labels as the digits of a number in base `labels`; most numbers
-    are not patterns (two cubies in one place). Moves act on codes digit by digit through
-    `label_moves`, so only the distances are stored: a table of next codes would be 18
-    times as large (half a gigabyte per five-cubie pattern)."""
+    are not patterns (two cubies in one place). Only the distances are stored per code: a
+    table of next codes would be 18 times as large (half a gigabyte per five-cubie pattern).
+    Moves act on the low and the high digits of a code apart, through two small tables
+    (`halves`): a move's code is the sum of what it makes of each half."""
 
     kind: str
     cubies: tuple[int, ...]
@@ -107,6 +108,7 @@ class Pattern:
     label_moves: np.ndarray  # [move, label] -> label
     to_solved: np.ndarray    # [code] -> distance to the solved pattern (-1 if not a pattern)
     solved: int
+    halves: tuple = ()       # (low base, [low digits, move] -> code part, [high digits, move] -> code part)
 
     def code(self, state_labels: dict[str, list[int]]) -> int:
         """The pattern of a state given as its cubies' labels per kind."""
@@ -114,18 +116,27 @@ class Pattern:
 
     def after(self, moves: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """The code of each pattern `codes[i]` after move `moves[i]`."""
-        return _moved(self.label_moves, self.labels, len(self.cubies), moves, codes)
+        base, low, high = self.halves
+        return low[codes % base, moves] + high[codes // base, moves]
 
     def after_each(self, codes: np.ndarray, moves: np.ndarray) -> np.ndarray:
         """The code of every pattern of `codes` after every move of `moves`, as
-        `after(np.tile(moves, len(codes)), np.repeat(codes, len(moves)))` (each code's digits
-        worked out once, not once per move)."""
-        out = np.zeros((len(codes), len(moves)), dtype=np.int64)
-        by_move = self.label_moves[moves].T  # [label, move] -> label
-        for i in range(len(self.cubies)):
-            digit = (codes // self.labels ** i) % self.labels
-            out += by_move[digit] * self.labels ** i
-        return out.reshape(-1)
+        `after(np.tile(moves, len(codes)), np.repeat(codes, len(moves)))`."""
+        base, low, high = self.halves
+        return (low[(codes % base)[:, None], moves] + high[(codes // base)[:, None], moves]).reshape(-1)
+
+
+def _halves(label_moves: np.ndarray, size: int, m: int) -> tuple:
+    """`Pattern.halves`: what every move makes of every value of a code's m // 2 low digits
+    and of its other, high digits (each half's digits moved by `_moved`)."""
+    low_digits = m // 2
+    tables = []
+    for digits, scale in ((low_digits, 1), (m - low_digits, size ** low_digits)):
+        values = np.arange(size ** digits, dtype=np.int64)
+        every_move = np.arange(len(label_moves))
+        moved = _moved(label_moves, size, digits, np.repeat(every_move, len(values)), np.tile(values, len(every_move)))
+        tables.append(np.ascontiguousarray(moved.reshape(len(every_move), len(values)).T) * scale)
+    return (size ** low_digits, *tables)
 
 
 def _moved(label_moves: np.ndarray, size: int, m: int, moves: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -145,7 +156,8 @@ def pattern(n: int, metric: str, kind: str, chosen: tuple[int, ...]) -> Pattern:
     key = (table, size, width, chosen, _table_code())
     tables = cached_arrays("rubik-pattern", key, lambda: {"to_solved": _distances(table, size, len(chosen), solved)})
     # a plain array over the cached file: numpy's memmap class costs 16 us an indexing
-    return Pattern(kind, chosen, size, table, np.asarray(tables["to_solved"]), int(solved))
+    return Pattern(kind, chosen, size, table, np.asarray(tables["to_solved"]), int(solved),
+                   _halves(table, size, len(chosen)))
 
 
 @lru_cache(maxsize=1)
