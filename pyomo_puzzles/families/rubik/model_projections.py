@@ -109,6 +109,7 @@ class Pattern:
     to_solved: np.ndarray    # [code] -> distance to the solved pattern (-1 if not a pattern)
     solved: int
     halves: tuple = ()       # (low base, [low digits, move] -> code part, [high digits, move] -> code part)
+    mean_distance: float = 0.0  # over its patterns: the larger, the more sequences it drops
 
     def code(self, state_labels: dict[str, list[int]]) -> int:
         """The pattern of a state given as its cubies' labels per kind."""
@@ -156,8 +157,9 @@ def pattern(n: int, metric: str, kind: str, chosen: tuple[int, ...]) -> Pattern:
     key = (table, size, width, chosen, _table_code())
     tables = cached_arrays("rubik-pattern", key, lambda: {"to_solved": _distances(table, size, len(chosen), solved)})
     # a plain array over the cached file: numpy's memmap class costs 16 us an indexing
-    return Pattern(kind, chosen, size, table, np.asarray(tables["to_solved"]), int(solved),
-                   _halves(table, size, len(chosen)))
+    to_solved = np.asarray(tables["to_solved"])
+    return Pattern(kind, chosen, size, table, to_solved, int(solved), _halves(table, size, len(chosen)),
+                   float(to_solved[to_solved >= 0].mean()))
 
 
 @lru_cache(maxsize=1)
@@ -215,28 +217,34 @@ class Part:
     allowed: tuple           # per step: the moves every network makes there
 
 
-def _pruned_network(pat: Pattern, start: int, horizon: int, first_moves: list[int]) -> list | None:
-    """Arcs (from, move, to) per step of the paths from `start` to solved in `horizon` moves,
-    pruned forwards by the distance to solved and backwards by reachability; None if none."""
-    if pat.to_solved[start] > horizon:
-        return None
-    layer, arcs = np.array([start]), []
+PARTS_AT_ONCE = 2_000
+"""`parts` prunes the networks of at most this many parts at once (memory)."""
+
+
+def _pruned_networks(pat: Pattern, starts: np.ndarray, first_moves: np.ndarray, horizon: int,
+                     candidates: np.ndarray) -> list:
+    """Per step t, arrays (part, from, move, to) of the arcs on the paths from each candidate
+    part's start `starts[part]` to solved in `horizon` moves whose first move is allowed by
+    `first_moves[part, move]`: pruned forwards by the distance to solved and backwards by
+    reachability, the networks of all parts at once (a node is the key part * B + code)."""
+    base, every_move = pat.labels ** len(pat.cubies), np.arange(len(pat.label_moves))
+    owners = candidates[pat.to_solved[starts[candidates]] <= horizon]
+    layer, arcs = owners * base + starts[owners], []
     for t in range(horizon):
-        moves = np.array(first_moves if t == 0 else range(len(pat.label_moves)))
-        src = np.repeat(layer, len(moves))
-        mv = np.tile(moves, len(layer))
-        dst = pat.after_each(layer, moves)
+        owner, code = np.divmod(layer, base)
+        dst = pat.after_each(code, every_move)
+        owner, src, mv = np.repeat(owner, len(every_move)), np.repeat(code, len(every_move)), np.tile(every_move, len(code))
         keep = pat.to_solved[dst] <= horizon - t - 1
-        arcs.append((src[keep], mv[keep], dst[keep]))
-        layer = np.unique(dst[keep])
-    if pat.solved not in layer:
-        return None
-    alive = np.array([pat.solved])
+        if t == 0:
+            keep &= first_moves[owner, mv]
+        arcs.append((owner[keep], src[keep], mv[keep], dst[keep]))
+        layer = np.unique(owner[keep] * base + dst[keep])
+    alive = layer[_members(layer, np.arange(len(starts)) * base + pat.solved)]
     for t in range(horizon - 1, -1, -1):
-        src, mv, dst = arcs[t]
-        keep = _members(dst, alive)
-        arcs[t] = (src[keep], mv[keep], dst[keep])
-        alive = np.unique(src[keep])
+        owner, src, mv, dst = arcs[t]
+        keep = _members(owner * base + dst, alive)
+        arcs[t] = (owner[keep], src[keep], mv[keep], dst[keep])
+        alive = np.unique(owner[keep] * base + src[keep])
     return arcs
 
 
@@ -254,24 +262,53 @@ def part(spec: CubeState, prefix: tuple[str, ...], horizon: int,
     """The part of horizon `prefix` + `horizon` moves that starts with `prefix`, or None
     if a pattern network shows that it has no solution. `starts`, the patterns after the
     prefix, are worked out from the stickers unless given."""
-    moves = cubies.moves(spec.size, spec.metric)
     if starts is None:
         labels = _labels(cube.apply(start_state(spec)[0], list(prefix), spec.size), spec.size)
         starts = tuple(pat.code(labels) for pat in patterns(spec))
-    first = [k for k, name in enumerate(moves)
-             if not (prefix and cubies.wasteful(spec.size, spec.metric, prefix[-1], name))]
-    networks = []
-    for pat, start in zip(patterns(spec), starts):
-        arcs = _pruned_network(pat, start, horizon, first)
-        if arcs is None:
-            return None
-        networks.append(arcs)
-    allowed = tuple(
-        frozenset.intersection(*(frozenset(np.unique(net[t][1]).tolist()) for net in networks))
-        for t in range(horizon))
-    if any(not a for a in allowed):
-        return None
-    return Part(spec, prefix, horizon, tuple(starts), tuple(networks), allowed)
+    return parts(spec, [(prefix, starts)], horizon)[0]
+
+
+def parts(spec: CubeState, prefixes: list[tuple[tuple[str, ...], tuple[int, ...]]], horizon: int) -> list[Part | None]:
+    """`part(spec, prefix, horizon, starts)` of each (prefix, starts), in order; the networks
+    of up to `PARTS_AT_ONCE` parts pruned together (one part at a time, the numpy calls
+    on a few hundred codes each were most of the time spent generating a stage)."""
+    found: list[Part | None] = []
+    for begin in range(0, len(prefixes), PARTS_AT_ONCE):
+        found += _parts_at_once(spec, prefixes[begin:begin + PARTS_AT_ONCE], horizon)
+    return found
+
+
+def _parts_at_once(spec: CubeState, prefixes: list, horizon: int) -> list[Part | None]:
+    moves = cubies.moves(spec.size, spec.metric)
+    number = {name: k for k, name in enumerate(moves)}
+    follows = _follows(spec)
+    first_moves = np.array([follows[number[prefix[-1]]] if prefix else np.ones(len(moves), dtype=bool)
+                            for prefix, _ in prefixes]).reshape(len(prefixes), len(moves))
+    made = np.ones((len(prefixes), horizon, len(moves)), dtype=bool)  # [part, t, k]: every network makes k at t
+    by_part = {}  # per pattern, per step: (the arcs' bounds per part, from, move, to)
+    candidates = np.arange(len(prefixes))  # the parts every network so far has a path for
+    pats = patterns(spec)
+    for j in sorted(range(len(pats)), key=lambda j: -pats[j].mean_distance):  # the one that drops most first
+        starts = np.array([codes[j] for _, codes in prefixes], dtype=np.int64)
+        steps = []
+        for t, (owner, src, mv, dst) in enumerate(_pruned_networks(pats[j], starts, first_moves, horizon, candidates)):
+            makes = np.zeros((len(prefixes), len(moves)), dtype=bool)
+            makes[owner, mv] = True
+            made[:, t] &= makes
+            steps.append((np.searchsorted(owner, np.arange(len(prefixes) + 1)), src, mv, dst))
+            if t == 0:
+                candidates = np.unique(owner)
+        by_part[j] = steps
+    found: list[Part | None] = []
+    for i, (prefix, starts) in enumerate(prefixes):
+        if not made[i].any(axis=1).all():  # some step has no move every network makes (or no path)
+            found.append(None)
+            continue
+        networks = tuple([(src[bounds[i]:bounds[i + 1]], mv[bounds[i]:bounds[i + 1]], dst[bounds[i]:bounds[i + 1]])
+                          for bounds, src, mv, dst in by_part[j]] for j in range(len(pats)))
+        allowed = tuple(frozenset(np.flatnonzero(made[i, t]).tolist()) for t in range(horizon))
+        found.append(Part(spec, prefix, horizon, tuple(starts), networks, allowed))
+    return found
 
 
 def _horizons(spec: CubeState) -> list[int]:
@@ -356,10 +393,15 @@ class _Growth:
             move = np.tile(np.arange(len(self.follows)), codes.shape[1])
         else:
             parent, move = np.nonzero(self.follows[history[-1]])
-        codes = np.stack([pat.after(move, codes[j, parent]) for j, pat in enumerate(self.pats)])
         left = self.horizon - len(history) - 1
-        keep = np.all([pat.to_solved[codes[j]] <= left for j, pat in enumerate(self.pats)], axis=0)
-        return codes[:, keep], np.vstack([history[:, parent[keep]], move[keep]]), parent[keep]
+        moved: dict[int, np.ndarray] = {}
+        # one pattern at a time, the one that drops most first: a sequence dropped is not moved in the others
+        for j in sorted(range(len(self.pats)), key=lambda j: -self.pats[j].mean_distance):
+            after = self.pats[j].after(move, codes[j, parent])
+            keep = self.pats[j].to_solved[after] <= left
+            moved = {i: m[keep] for i, m in moved.items()} | {j: after[keep]}
+            parent, move = parent[keep], move[keep]
+        return np.stack([moved[j] for j in range(len(self.pats))]), np.vstack([history[:, parent], move]), parent
 
     def live(self, codes: np.ndarray, history: np.ndarray, length: int, lookahead: int) -> list:
         """(history, codes) of the prefixes of `length` moves, grown from these sequences in
@@ -403,8 +445,7 @@ def stages(spec: CubeState):
             yield Stage(objective=0, parts=[], settled=0, solution={"moves": []})
             return
         split = split_length(spec, horizon)
-        parts = [part(spec, prefix, horizon - split, starts) for prefix, starts in live_prefixes(spec, horizon, split)]
-        live = [p for p in parts if p is not None]
+        live = [p for p in parts(spec, live_prefixes(spec, horizon, split), horizon - split) if p is not None]
         yield Stage(objective=horizon, parts=live, settled=prefix_count(spec, split) - len(live))
 
 
