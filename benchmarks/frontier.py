@@ -12,19 +12,27 @@ loading, start-up, decoding and checking as the record has them, and what is lef
 between parts (the loop over parts, freeing models, collecting garbage); then the slowest run
 stage by stage.
 
+With ``--compare REF`` every scramble is also solved by the package at git revision REF (a
+temporary worktree), the two versions taking turns scramble by scramble, and each depth is
+reported for both, with the ratio of their medians.
+
 Run:  python benchmarks/frontier.py [--depths 11 12 13] [--scrambles 5] [--solver highs]
-                                     [--metric htm] [--time-limit 600] [--first-seed 1]
+                                     [--metric htm] [--time-limit 600] [--first-seed 1] [--compare REF]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from _compare import worktree
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "pyomo_puzzles"]
@@ -37,10 +45,12 @@ def generated(folder: Path, depth: int, metric: str, seed: int) -> Path:
     return path
 
 
-def solved(path: Path, solver: str, limit: float) -> dict:
-    record = path.with_suffix(".json")
+def solved(path: Path, solver: str, limit: float, package: Path = ROOT) -> dict:
+    """The record of `path` solved by the package found at `package`."""
+    record = path.with_name(f"{path.stem}.{package.name}.json")
     subprocess.run([*CLI, "solve", str(path), "-f", "projections", "-s", solver, "--threads", "1",
-                    "-t", str(limit), "-o", str(record)], capture_output=True, cwd=ROOT)
+                    "-t", str(limit), "-o", str(record)], capture_output=True, cwd=package,
+                   env=dict(os.environ, PYTHONPATH=str(package)))
     return json.loads(record.read_text())
 
 
@@ -86,14 +96,26 @@ def main() -> None:
     parser.add_argument("--solver", default="highs")
     parser.add_argument("--metric", default="htm", choices=["htm", "qtm"])
     parser.add_argument("--time-limit", type=float, default=600.0)
+    parser.add_argument("--compare", metavar="REF", help="also solve every scramble with the package at this git revision")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
+    print(f"# command: python benchmarks/frontier.py {' '.join(sys.argv[1:])}")
+    with tempfile.TemporaryDirectory() as folder, \
+            worktree(args.compare, Path(folder) / "before") if args.compare else contextlib.nullcontext() as before:
+        versions = {"now": ROOT} | ({f"at {args.compare[:10]}": before} if before else {})
         for depth in args.depths:
-            records = []
+            records: dict = {version: [] for version in versions}
             for seed in range(args.first_seed, args.first_seed + args.scrambles):
                 path = generated(Path(folder), depth, args.metric, seed)
-                records.append(solved(path, args.solver, args.time_limit))
-            report_depth(depth, records)
+                for version, package in versions.items():
+                    records[version].append(solved(path, args.solver, args.time_limit, package))
+            medians = {}
+            for version, got in records.items():
+                print(f"[{version}]", end=" ")
+                report_depth(depth, got)
+                medians[version] = statistics.median(r["wall_time"] or 0.0 for r in got)
+            if len(medians) == 2:
+                now, then = medians.values()
+                print(f"depth {depth}: median wall now / {list(medians)[1]} = {now / then:.3f}")
 
 
 if __name__ == "__main__":
