@@ -8,9 +8,9 @@ seconds, status), and where the median run's time went, from its record's ``stag
 generating the stages (the formulation's own work: settling parts by its pattern tables),
 building the models in Pyomo, compiling them into matrices, the solver calls (hand-over and
 solver), the solver's own clock,
-loading, start-up, decoding and checking as the record has them, and what is left: the time
-between parts (the loop over parts, freeing models, collecting garbage); then the slowest run
-stage by stage.
+decoding and checking as the record has them, and what is left: the time
+between parts (the loop over parts, freeing models, collecting garbage); loading and start-up,
+which come before the wall clock, apart; then the slowest run stage by stage.
 
 With ``--compare REF`` every scramble is also solved by the package at git revision REF (a
 temporary worktree), the two versions taking turns scramble by scramble, and each depth is
@@ -63,10 +63,12 @@ def parts_of(record: dict) -> dict:
     calls = sum(s["call_time"] for s in stages)
     solver = sum(s["solver_time"] or 0.0 for s in stages)
     wall = record["wall_time"] or 0.0
-    framework = {name: record.get(f"{name}_time") or 0.0 for name in ("load", "startup", "decode", "check")}
+    inside = {name: record.get(f"{name}_time") or 0.0 for name in ("decode", "check")}
+    before = {name: record.get(f"{name}_time") or 0.0 for name in ("load", "startup")}  # before the wall clock
     return {"wall": wall, "generate": generate, "build": build, "compile": compiled, "hand-over": calls - solver,
-            "solver": solver, **framework,
-            "between parts": wall - generate - build - compiled - calls - sum(framework.values())}
+            "solver": solver, **inside,
+            "between parts": wall - generate - build - compiled - calls - sum(inside.values()),
+            **{f"{name} (before wall)": seconds for name, seconds in before.items()}}
 
 
 def report_depth(depth: int, records: list[dict]) -> None:

@@ -94,6 +94,29 @@ def test_meet_in_the_middle_moves_agree_with_the_stickers():
             assert state[0].tolist() == middle.from_colours(cube.apply(cube.solved(3), sequence, 3)).tolist()
 
 
+def test_the_bound_beyond_the_ball_agrees_with_the_exact_distance(monkeypatch):
+    """`middle.farther_than` proves distances past 12 (the certificates of the 14-half-turn
+    and 15-16-quarter-turn scrambles) by a search that differs from `distance`'s: below 10
+    moves both can be had cheaply, and they must agree at every bound; its last layer is
+    read in small chunks here so that the chunking is exercised."""
+    import random
+
+    from pyomo_puzzles.families.rubik import middle
+
+    monkeypatch.setattr(middle, "CHUNK_STATES", 1000)
+    rng = random.Random(1)
+    for metric, powers in (("htm", ("", "2", "'")), ("qtm", ("", "'"))):
+        for _ in range(6):
+            moves = [rng.choice(cube.FACES) + rng.choice(powers) for _ in range(rng.randrange(3, 10))]
+            state = cube.apply(cube.solved(3), moves, 3)
+            exact = middle.distance(state, metric)
+            assert [middle.farther_than(state, metric, bound) for bound in range(10)] \
+                == [exact > bound for bound in range(10)], (metric, moves, exact)
+    # the superflip is 20 half turns from solved (Reid, 1995)
+    superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2".split()
+    assert middle.farther_than(cube.apply(cube.solved(3), superflip, 3), "htm", 9)
+
+
 def test_meet_in_the_middle_distances_of_known_states():
     from pyomo_puzzles.families.rubik import middle
 

@@ -21,15 +21,20 @@ from pyomo_puzzles.families.rubik.spec import GODS_NUMBER
 N = 2
 FIXED_CORNER = cubies.HELD_CORNER
 METRICS = {metric: cubies.moves(N, metric) for metric in ("htm", "qtm")}
-DEEPEST_3X3X3 = 2 * middle.RADIUS + 1
-"""The deepest 3x3x3 scramble `generate` makes: meeting in the middle gives distances up to
-2 x `middle.RADIUS` = 12 exactly, and a scramble of 13 moves whose state it finds farther than
-12 is exactly 13 from solved."""
+DEEPEST_3X3X3 = {"htm": 2 * middle.RADIUS + 2, "qtm": 2 * middle.RADIUS + 4}
+"""The deepest 3x3x3 scramble `generate` makes, per metric: meeting in the middle gives
+distances up to 2 x `middle.RADIUS` = 12 exactly and proves a state farther than up to 14
+(`middle.farther_than`); a scramble of `depth` moves whose state is farther than
+`depth` - 1 half turns is exactly `depth` from solved, and in the quarter-turn metric farther
+than `depth` - 2 suffices (a state's distance has the parity of every sequence that makes it)."""
+CERTIFIED_STEP = {"htm": 1, "qtm": 2}
+"""A 3x3x3 scramble of `depth` moves is exactly `depth` from solved when its state is farther
+than `depth` - this (see `DEEPEST_3X3X3`)."""
 
 
 def deepest_generated(size: int, metric: str) -> int:
     """The deepest scramble `generate` makes: God's number on the 2x2x2 (whole table)."""
-    return GODS_NUMBER[(N, metric)] if size == N else DEEPEST_3X3X3
+    return GODS_NUMBER[(N, metric)] if size == N else DEEPEST_3X3X3[metric]
 
 
 @lru_cache(maxsize=None)
@@ -118,8 +123,9 @@ def scramble_at_depth(metric: str, depth: int, seed: int) -> list[str]:
 
 def generate(seed: int = 1, depth: int = 5, metric: str = "htm", size: int = 2) -> dict:
     """A cube instance whose optimal solution has exactly `depth` moves in `metric`: on the
-    2x2x2 from the whole table, on the 3x3x3 (depth 0-13) by meeting in the middle (`middle`; at
-    13 it proves more than 12, and the 13-move scramble at most 13)."""
+    2x2x2 from the whole table, on the 3x3x3 (depth 0-14 half turns, 0-16 quarter turns) by
+    meeting in the middle (`middle`; past 12 it proves the state farther than `depth` -
+    `CERTIFIED_STEP`, and the scramble of `depth` moves bounds it from above)."""
     if metric not in METRICS:
         raise UserError(f"--metric must be htm or qtm, not {metric!r}")
     if size not in (2, 3):
@@ -132,7 +138,7 @@ def generate(seed: int = 1, depth: int = 5, metric: str = "htm", size: int = 2) 
     else:
         moves, how = scramble_3x3x3(metric, depth, seed), "meeting in the middle"
         if depth > 2 * middle.RADIUS:
-            how += f": more than {2 * middle.RADIUS}; the scramble: at most {depth}"
+            how += f": more than {depth - CERTIFIED_STEP[metric]}; the scramble: at most {depth}"
     flag = "" if size == 2 else " --size 3"
     return {"puzzle": "rubik", "title": f"{size}x{size}x{size} at distance {depth} ({metric})",
             "source": f"generated: pyomo-puzzles generate rubik --depth {depth} --metric {metric} --seed {seed}{flag} "
@@ -142,8 +148,8 @@ def generate(seed: int = 1, depth: int = 5, metric: str = "htm", size: int = 2) 
 
 def scramble_3x3x3(metric: str, depth: int, seed: int) -> list[str]:
     """Random 3x3x3 scrambles of `depth` moves (no face turned twice in a row) until one is
-    `depth` moves from solved (`middle.distance`; at depth 13, farther than its exact 12)."""
-    beyond_the_ball = depth > 2 * middle.RADIUS
+    `depth` moves from solved (`middle.distance`; past 12, farther than `depth` -
+    `CERTIFIED_STEP` by `middle.farther_than`)."""
     rng = random.Random(seed)
     powers = ("", "2", "'") if metric == "htm" else ("", "'")
     for _ in range(1000):
@@ -152,7 +158,10 @@ def scramble_3x3x3(metric: str, depth: int, seed: int) -> list[str]:
             move = rng.choice(cube.FACES) + rng.choice(powers)
             if not moves or move[0] != moves[-1][0]:
                 moves.append(move)
-        found = middle.distance(cube.apply(cube.solved(3), moves, 3), metric)
-        if found == depth or (beyond_the_ball and found is None):
+        state = cube.apply(cube.solved(3), moves, 3)
+        if depth > 2 * middle.RADIUS:
+            if middle.farther_than(state, metric, depth - CERTIFIED_STEP[metric]):
+                return moves
+        elif middle.distance(state, metric) == depth:
             return moves
     raise ValueError(f"no scramble of depth {depth} found")
