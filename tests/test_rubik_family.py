@@ -233,6 +233,32 @@ def test_the_prefix_bound_drops_no_prefix_of_an_optimal_solution(name, length):
         assert model_projections.prefix_count(spec, 4) == 43_254 == len(model_projections._prefixes(spec, 4))
 
 
+@pytest.mark.parametrize("name", ["rubik/cube3_htm_depth_11_3", "rubik/cube3_htm_depth_12_2", "rubik/cube3_qtm_depth_12_3"])
+def test_consistent_networks_keep_every_part_that_starts_an_optimal_solution(name):
+    """Making a part's pattern networks consistent drops most parts the prefix bound leaves;
+    it must keep every part whose first moves start an optimal solution that wastes no move
+    (meeting in the middle, no pattern and no model, says which: some next move that wastes
+    nothing leads to a state within the moves left of solved; the prefix bound's own test is
+    above)."""
+    from pyomo_puzzles.families.rubik import cubies, middle, model_projections
+
+    spec = instances.load(name).spec
+    horizon, moves = spec.known_distance, cubies.moves(3, spec.metric)
+    length = model_projections.split_length(spec, horizon)
+    live = model_projections.live_prefixes(spec, horizon, length)
+    parts = model_projections.parts(spec, live, horizon - length)
+
+    def starts_an_optimal_solution(prefix: tuple) -> bool:
+        after = cube.apply(spec.array(), list(prefix), 3)
+        return any(not middle.farther_than(cube.apply(after, [move], 3), spec.metric, horizon - length - 1)
+                   for move in moves if not cubies.wasteful(3, spec.metric, prefix[-1], move))
+
+    optimal = {prefix for prefix, _ in live if starts_an_optimal_solution(prefix)}
+    kept = {prefix for (prefix, _), part in zip(live, parts) if part is not None}
+    assert optimal and optimal <= kept
+    assert len(kept) < len(live) / 4  # and the networks do drop parts
+
+
 def test_a_generated_3x3x3_at_depth_13_is_farther_than_12_in_13_moves():
     """Meeting in the middle is exact to 12: a 13-move scramble it finds farther is exactly
     13 away (checked here by applying the scramble and asking the ball again)."""
@@ -253,5 +279,7 @@ def test_a_generated_3x3x3_at_depth_13_is_farther_than_12_in_13_moves():
         if scramble.raw["scramble"] == data["scramble"]:
             continue  # seed 1's: its state (the scramble applied) was asked just above
         assert middle.distance(scramble.spec.array(), "htm") is None, name
-    with pytest.raises(UserError, match=r"--depth must be 0..13 for the 3x3x3"):
-        distances.generate(depth=14, size=3)
+    with pytest.raises(UserError, match=r"--depth must be 0..14 for the 3x3x3"):
+        distances.generate(depth=15, size=3)
+    with pytest.raises(UserError, match=r"--depth must be 0..16 for the 3x3x3 in the qtm"):
+        distances.generate(depth=17, size=3, metric="qtm")

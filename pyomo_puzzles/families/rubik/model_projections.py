@@ -51,7 +51,7 @@ largest pattern distance of the scramble up to God's number (11 half turns, 14 q
 turns; in the quarter-turn metric only h of the scramble's parity, since every quarter
 turn is an odd permutation of the corners), each h split into parts by its first
 `split_length` moves: `SPLIT_MOVES`, or more on the 3x3x3 so that a part has at most
-`LONGEST_PART` moves left. Before any model is built the prefixes are bounded with the
+`LONGEST_PART` moves left (one fewer past 12 moves, `FRONTIER`). Before any model is built the prefixes are bounded with the
 same pattern distances (`live_prefixes`): a prefix is dropped when, after it or after
 every continuation of it by two more moves, some pattern is further from solved than the
 moves left. The networks of a part are then made consistent with one another: an arc
@@ -92,6 +92,11 @@ SPLIT_MOVES = {(2, "htm"): 2, (2, "qtm"): 3, (3, "htm"): 2, (3, "qtm"): 3}
 LONGEST_PART = {(3, "htm"): 7, (3, "qtm"): 8}
 """At most this many moves are left to a part of the 3x3x3: longer horizons are split by
 more first moves (see docs/pocket_cube.md)."""
+FRONTIER = 12
+"""Horizons longer than this (beyond what meeting in the middle gives exactly) leave one move
+fewer to a part than `LONGEST_PART`: there the parts multiply about 13-fold per move and
+building their networks was most of a proof, while the consistent networks of the shorter
+parts settle all but the few that hold a solution (docs/pocket_cube.md, "The second rung")."""
 LOOKAHEAD = 2
 """`live_prefixes` keeps a prefix only if a continuation by this many moves is in bounds."""
 
@@ -475,7 +480,7 @@ def split_length(spec: CubeState, horizon: int) -> int:
     """How many first moves split a horizon into parts: `SPLIT_MOVES`, or more so that no
     part has more than `LONGEST_PART` moves left to find."""
     key = (spec.size, spec.metric)
-    longest = LONGEST_PART.get(key, horizon)
+    longest = LONGEST_PART.get(key, horizon) - (key in LONGEST_PART and horizon > FRONTIER)
     return min(max(SPLIT_MOVES[key], horizon - longest), horizon - 1)
 
 
