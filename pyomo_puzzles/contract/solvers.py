@@ -15,8 +15,10 @@ from pyomo_puzzles.core.solvers import (
     SolverSettings,
     finite,
     outcome_without_columns,
+    record_progress,
     relative_gap,
     root_bound,
+    worth_tracing,
 )
 from pyomo_puzzles.core.solvers import register as register_solver
 from pyomo_puzzles.core.solvers import register_prefix as register_solver_prefix
@@ -24,4 +26,5 @@ from pyomo_puzzles.errors import SolverUnavailable, UserError
 
 __all__ = ["ENTRY_POINT_GROUP", "SOLVER_STATUSES", "Adapter", "LinearForm", "Options", "RunSettings", "SolveOutcome",
            "Rows", "SolverSettings", "SolverUnavailable", "UserError", "finite", "linear_form", "load_values",
-           "outcome_without_columns", "register_solver", "register_solver_prefix", "relative_gap", "root_bound"]
+           "outcome_without_columns", "record_progress", "register_solver", "register_solver_prefix", "relative_gap",
+           "root_bound", "worth_tracing"]

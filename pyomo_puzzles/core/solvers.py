@@ -362,6 +362,19 @@ NO_VALUE = 1e30
 """Solvers print 1e50 or inf for 'no value'; anything this large is treated as none."""
 
 
+def worth_tracing(form) -> bool:
+    """Whether a solve of the matrix `form` (`LinearForm`) keeps a progress trace: only an
+    integer program with an objective has a gap that closes over time."""
+    return bool(form.integer.any() and form.cost.any())
+
+
+def record_progress(outcome: "SolveOutcome", events: list) -> None:
+    """`outcome.progress` ([seconds, incumbent, bound]) and `outcome.root_bound` from a
+    solver's reports ``[seconds, incumbent, bound, nodes]``; its status and bound set first."""
+    outcome.progress = [event[:3] for event in events]
+    outcome.root_bound = root_bound(events, outcome.status, outcome.bound)
+
+
 def root_bound(events: list, status: str, final_bound: float | None, last_root_node: int = 1) -> float | None:
     """The dual bound at the end of the root node from a solver's reports ``[seconds,
     incumbent, bound, nodes]``: its last bound reported while the node count was at most

@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, RunSettings, SolveOutcome, finite,
-                                            register_solver, root_bound)
+                                            record_progress, register_solver, worth_tracing)
 from pyomo_puzzles.solvers._common import first_line, quiet_stdout
 from pyomo_puzzles.solvers._legacy import LegacySession
 
@@ -111,8 +111,7 @@ class MatrixSession:
             parameters.randomseed.set(int(settings.seed))
         if settings.gap is not None:
             parameters.mip.tolerances.mipgap.set(settings.gap)
-        # a trace where it means something: an integer program with an objective
-        self._traced = bool(integer) and bool(form.cost.any())
+        self._traced = worth_tracing(form)
 
     def add_rows(self, rows) -> None:
         senses, rhs, spans = _rows(rows.lower, rows.upper)
@@ -160,8 +159,7 @@ class MatrixSession:
                 problem.set_callback()  # the session's next solve starts without it
         outcome = _matrix_outcome(problem, problem.get_time() - started)
         if events:
-            outcome.progress = [event[:3] for event in events]
-            outcome.root_bound = root_bound(events, outcome.status, outcome.bound)
+            record_progress(outcome, events)
         return outcome
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
-                                            register_solver, root_bound)
+                                            record_progress, register_solver, worth_tracing)
 from pyomo_puzzles.solvers import _pyomo_v2
 from pyomo_puzzles.solvers._common import first_line, quiet_stdout
 
@@ -98,7 +98,7 @@ class MatrixSession:
         if settings.gap is not None:
             model.Params.MIPGap = settings.gap
         # a trace where it means something: an integer program with an objective
-        self._traced = bool(form.integer.any() and form.cost.any())
+        self._traced = worth_tracing(form)
 
     def _add(self, matrix, lower, upper) -> None:
         import gurobipy as gp  # see environment
@@ -149,8 +149,7 @@ class MatrixSession:
             return SolveOutcome("licence_limit", False, None, None, 0.0, None, self._refused)
         outcome = _matrix_outcome(model, self._x, clock)
         if events:
-            outcome.progress = [event[:3] for event in events]
-            outcome.root_bound = root_bound(events, outcome.status, outcome.bound)
+            record_progress(outcome, events)
         return outcome
 
 

@@ -23,7 +23,8 @@ from pyomo_puzzles.contract.solvers import (
     RunSettings,
     finite,
     register_solver,
-    root_bound,
+    record_progress,
+    worth_tracing,
 )
 from pyomo_puzzles.solvers import _pyomo_v2
 
@@ -65,7 +66,7 @@ class MatrixSession:
             raise RuntimeError("HiGHS rejected the model (passModel returned an error)")
         # a trace only where it means something: an integer program with an objective (a feasibility
         # model's would be one point, and HiGHS's log, needed for it, costs every solve its formatting)
-        self._traced, self._following = bool(form.integer.any() and form.cost.any()), False
+        self._traced, self._following = worth_tracing(form), False
 
     def add_rows(self, rows) -> None:
         self._highs.addRows(len(rows), rows.lower, rows.upper, len(rows.index), rows.start[:-1].astype(np.int32),
@@ -83,8 +84,7 @@ class MatrixSession:
         clock = highs.getRunTime()
         outcome = _matrix_outcome(highs, clock - self._clock)
         if events is not None:
-            outcome.progress = [event[:3] for event in events]
-            outcome.root_bound = root_bound(events, outcome.status, outcome.bound)
+            record_progress(outcome, events)
             outcome.presolved_size = presolved_size(log)
         self._clock = clock
         return outcome

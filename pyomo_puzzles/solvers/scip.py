@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
-                                            register_solver, root_bound)
+                                            register_solver, root_bound, worth_tracing)
 from pyomo_puzzles.solvers import _pyomo_v2
 
 
@@ -117,7 +117,7 @@ class MatrixSession:
 
         self.settings = settings
         self._problem = Problem(form, QUIET)
-        self._traced = bool(form.integer.any() and form.cost.any())  # an integer program with an objective
+        self._traced = worth_tracing(form)
 
     def add_rows(self, rows) -> None:
         self._problem.add_rows(rows)
