@@ -283,3 +283,20 @@ def test_a_generated_3x3x3_at_depth_13_is_farther_than_12_in_13_moves():
         distances.generate(depth=15, size=3)
     with pytest.raises(UserError, match=r"--depth must be 0..16 for the 3x3x3 in the qtm"):
         distances.generate(depth=17, size=3, metric="qtm")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+@pytest.mark.parametrize("metric, depth", [("htm", 14), ("qtm", 16)])
+def test_a_certified_scramble_past_13_is_proved_optimal_by_projections(metric, depth):
+    """The second rung (issue 46): the generator's deepest 3x3x3 scramble (its state proved
+    farther than `depth` - 1 half turns, or `depth` - 2 quarter turns, by meeting in the
+    middle) is solved by `projections` in exactly `depth` moves, checked. About two minutes
+    to certify and up to ten to solve (run with -m slow)."""
+    data = distances.generate(seed=1, depth=depth, metric=metric, size=3)
+    assert data["known"] == {"distance": depth} and len(data["scramble"].split()) == depth
+    import pyomo_puzzles.api as pp
+
+    record = run.run(pp.from_data(data, f"cube3_{metric}_{depth}.yaml"), "projections", "highs", time_limit=600, threads=1)
+    assert record.status == "optimal" and record.objective == depth, record.message
+    assert record.checked
