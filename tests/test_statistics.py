@@ -55,7 +55,9 @@ def test_interval_holds_the_estimate_and_is_reproducible(times):
     estimate, low, high = bootstrap_sgm_ci(times["repeats"], seed=7)
     assert low <= estimate <= high and low < high
     assert bootstrap_sgm_ci(times["repeats"], seed=7) == (estimate, low, high)
-    assert bootstrap_sgm_ci(times["repeats"], seed=8)[1:] != (low, high)
+    # another seed draws other samples: with six instances the bootstrap distribution is
+    # discrete, and one other seed can land on the same two quantiles (it did once in the suite)
+    assert any(bootstrap_sgm_ci(times["repeats"], seed=seed)[1:] != (low, high) for seed in range(8, 20))
 
 
 def test_instances_are_resampled_with_all_their_runs(times):
