@@ -51,10 +51,10 @@ largest pattern distance of the scramble up to God's number (11 half turns, 14 q
 turns; in the quarter-turn metric only h of the scramble's parity, since every quarter
 turn is an odd permutation of the corners), each h split into parts by its first
 `split_length` moves: `SPLIT_MOVES`, or more on the 3x3x3 so that a part has at most
-`LONGEST_PART` moves left (one fewer past 12 moves, `FRONTIER`). Before any model is built the prefixes are bounded with the
-same pattern distances (`live_prefixes`): a prefix is dropped when, after it or after
-every continuation of it by two more moves, some pattern is further from solved than the
-moves left. The networks of a part are then made consistent with one another: an arc
+`LONGEST_PART` moves left (one fewer past 12 moves, `FRONTIER`). Before any model is
+built the prefixes are bounded with the same pattern distances (`live_prefixes`): a prefix
+is dropped when, after it or after every continuation of it by two more moves, some
+pattern is further from solved than the moves left. The networks of a part are then made consistent with one another: an arc
 whose move at its step no other network makes there cannot be on a solution's path, so it
 is dropped with every path through it, and again until nothing changes (no solution is
 lost: a solution's moves are made by every network at every step). A part whose prefix is
@@ -120,6 +120,11 @@ class Pattern:
     solved: int
     halves: tuple = ()       # (low base, [low digits, move] -> code part, [high digits, move] -> code part)
     mean_distance: float = 0.0  # over its patterns: the larger, the more sequences it drops
+
+    @property
+    def code_count(self) -> int:
+        """How many codes there are (patterns or not): the base of the keys part * B + code."""
+        return self.labels ** len(self.cubies)
 
     def code(self, state_labels: dict[str, list[int]]) -> int:
         """The pattern of a state given as its cubies' labels per kind."""
@@ -227,6 +232,11 @@ class Part:
     allowed: tuple           # per step: the moves every network makes there
 
 
+def _most_pruning_first(pats: list[Pattern]) -> list[int]:
+    """The patterns' indices, the one expected to drop most sequences (largest mean distance) first."""
+    return sorted(range(len(pats)), key=lambda j: -pats[j].mean_distance)
+
+
 PARTS_AT_ONCE = 2_000
 """`parts` prunes the networks of at most this many parts at once (memory)."""
 
@@ -237,7 +247,7 @@ def _pruned_networks(pat: Pattern, starts: np.ndarray, first_moves: np.ndarray, 
     part's start `starts[part]` to solved in `horizon` moves whose first move is allowed by
     `first_moves[part, move]`: pruned forwards by the distance to solved and backwards by
     reachability, the networks of all parts at once (a node is the key part * B + code)."""
-    base, every_move = pat.labels ** len(pat.cubies), np.arange(len(pat.label_moves))
+    base, every_move = pat.code_count, np.arange(len(pat.label_moves))
     owners = candidates[pat.to_solved[starts[candidates]] <= horizon]
     layer, arcs = owners * base + starts[owners], []
     for t in range(horizon):
@@ -298,12 +308,12 @@ def _parts_at_once(spec: CubeState, prefixes: list, horizon: int) -> list[Part |
     networks = {}  # per pattern, per step: arrays (part, from, move, to)
     candidates = np.arange(len(prefixes))  # the parts every network so far has a path for
     pats = patterns(spec)
-    for j in sorted(range(len(pats)), key=lambda j: -pats[j].mean_distance):  # the one that drops most first
+    for j in _most_pruning_first(pats):
         starts = np.array([codes[j] for _, codes in prefixes], dtype=np.int64)
         networks[j] = _pruned_networks(pats[j], starts, first_moves, horizon, candidates)
         _narrow(made, networks[j])
         candidates = np.unique(networks[j][0][0])
-    _make_consistent(networks, made, {j: pat.labels ** len(pat.cubies) for j, pat in enumerate(pats)})
+    _make_consistent(networks, made, {j: pat.code_count for j, pat in enumerate(pats)})
     bounds = {j: [np.searchsorted(owner, np.arange(len(prefixes) + 1)) for owner, *_ in steps]
               for j, steps in networks.items()}
     found: list[Part | None] = []
@@ -441,8 +451,8 @@ class _Growth:
             parent, move = np.nonzero(self.follows[history[-1]])
         left = self.horizon - len(history) - 1
         moved: dict[int, np.ndarray] = {}
-        # one pattern at a time, the one that drops most first: a sequence dropped is not moved in the others
-        for j in sorted(range(len(self.pats)), key=lambda j: -self.pats[j].mean_distance):
+        # one pattern at a time: a sequence one pattern drops is not moved in the others
+        for j in _most_pruning_first(self.pats):
             after = self.pats[j].after(move, codes[j, parent])
             keep = self.pats[j].to_solved[after] <= left
             moved = {i: m[keep] for i, m in moved.items()} | {j: after[keep]}
