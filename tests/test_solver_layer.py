@@ -43,14 +43,23 @@ def test_pentomino_data_loads(pentominoes):
     assert len(pentominoes.spec.symmetries) == 4 and len(pentominoes.spec.pieces) == 12
 
 
+CBC_CRASHES_AT_ITS_LIMIT = "run crashed (killed by signal"
+"""cbcbox 2.935's CBC (devel, Aug 2026) crashes now and then when its time limit falls in a
+root dive (SIGSEGV in CoinFactorization::updateColumn under CbcHeuristicDive, then SIGABRT
+from its crash handler): 8 of 220 runs of this model with a 1 s limit, none of 50 solved to
+the end (solvers/cbc.py). The run's record must then say it crashed, within the limit."""
+
+
 @pytest.mark.parametrize("solver", INSTALLED)
 def test_time_limit_is_honoured(pentominoes, solver):
     record = run.run(pentominoes, "placement", solver, time_limit=1.0, isolate=True)
+    assert record.wall_time < 1.0 + run.GRACE_SECONDS
+    if solver == "cbc" and record.status == "error" and record.message.startswith(CBC_CRASHES_AT_ITS_LIMIT):
+        pytest.xfail(f"CBC crashed at its time limit (a CBC bug, recorded as such): {record.message}")
     if record.status == "optimal":  # a lucky solver may finish: then it must be a checked tiling
         assert record.checked
     else:
         assert record.status == "time_limit", record.message
-    assert record.wall_time < 1.0 + run.GRACE_SECONDS
 
 
 def test_overrunning_run_is_killed_and_recorded(pentominoes, monkeypatch):
