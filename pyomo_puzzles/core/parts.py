@@ -126,6 +126,7 @@ def _solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formu
         record.bound = None
     record.solver_time, record.build_time, record.decode_time, record.nodes = solver_time, build_time, decode_time, nodes
     record.call_time, record.compile_time, record.models = call_time, compile_time, models
+    record.generate_time = sum(stage["generate_time"] for stage in record.stages)
     record.matrix_digest = combined_digest(digests)
     record.solver_clock = None if solver_time is None else ("call" if "call" in clocks else "solver")
     span = f"{objectives[0]:g}..{objectives[-1]:g}" if objectives else "none"

@@ -82,6 +82,7 @@ class RunRecord:
     load_time: float | None = None
     startup_time: float | None = None
     build_time: float | None = None
+    generate_time: float | None = None
     compile_time: float | None = None
     call_time: float | None = None
     solver_time: float | None = None
@@ -123,8 +124,15 @@ class RunRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "RunRecord":
-        names = {f.name for f in dataclasses.fields(RunRecord)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+        names = {f.name for f in dataclasses.fields(RunRecord)} - {"generate_time"}
+        return cls(**{k: v for k, v in data.items() if k in names}, generate_time=generate_time(data))
+
+
+def generate_time(record: dict[str, Any]) -> float | None:
+    """A record's ``generate_time``; for one written before that field, its stages' sum."""
+    if record.get("generate_time") is not None or not record.get("stages"):
+        return record.get("generate_time")
+    return sum(stage["generate_time"] for stage in record["stages"])
 
 
 def new_record(puzzle: str, instance: str, formulation: str, solver: str, settings: RunSettings,
@@ -187,6 +195,10 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                          "worker), null for a solver that declares none (its imports happen while the run loads, "
                          "in load_time) and for a reference solver"},
         "build_time": {"type": ["number", "null"], "description": "Pyomo: data to concrete model"},
+        "generate_time": {"type": ["number", "null"],
+                          "description": "a formulation solved in stages: its own work between its models "
+                          "(generating the stages, settling parts without a solver), summed over the stages; "
+                          "null for one model"},
         "compile_time": {"type": ["number", "null"],
                          "description": "the concrete model compiled into the one sparse matrix every matrix "
                          "solver is handed (core.linear_form); 0 where the adapter takes the Pyomo model"},

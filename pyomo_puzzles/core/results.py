@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pyomo_puzzles.core import instances, known, progress, registry, solvers
-from pyomo_puzzles.core.records import setting_names
+from pyomo_puzzles.core.records import generate_time, setting_names
 from pyomo_puzzles.errors import UserError
 from pyomo_puzzles import version
 
@@ -320,8 +320,8 @@ def why_redo(path: Path, fingerprint: dict | None, forced: bool) -> str | None:
 # --- the tidy tables ---------------------------------------------------------------------
 
 COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation", "repeat", "solver_version",
-           "status", "checked", "killed", "wall_time", "load_time", "startup_time", "build_time", "compile_time", "call_time",
-           "solver_time", "solver_clock", "decode_time", "check_time", "cpu_time", "nodes", "models", "matrix_digest",
+           "status", "checked", "killed", "wall_time", "load_time", "startup_time", "build_time", "generate_time",
+           "compile_time", "call_time", "solver_time", "solver_clock", "decode_time", "check_time", "cpu_time", "nodes", "models", "matrix_digest",
            "presolved_variables", "presolved_rows", "presolved_nonzeros", "objective", "objective_sense", "bound",
            "gap", "root_bound", "root_gap_closed", "progress_source", "primal_dual_integral", "primal_integral",
            "peak_memory_mb", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",
@@ -391,6 +391,7 @@ def runs_table(record_paths: list[str], results: str) -> pandas.DataFrame:
         if name not in facts:
             facts[name] = _instance_facts(name, results, sources.get(name))
         row = {k: data.get(k) for k in COLUMNS}
+        row["generate_time"] = generate_time(data)
         row["repeat"] = _repeat_of(path)
         row["permutation"] = row["permutation"] or 0
         row.update(facts[name])

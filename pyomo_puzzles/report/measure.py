@@ -1,8 +1,9 @@
 """What the statistics rank by: the time measure of a run, and the settings of the statistics.
 
 A run's record splits its time into parts (``core.records``): ``load_time`` (before the
-run's clock), ``build_time``, the solver call (``call_time``), ``decode_time``,
-``check_time``, and ``wall_time`` over all of it. ``solver_time`` is the solver's own clock,
+run's clock), ``build_time``, ``generate_time`` (a formulation solved in stages: its own
+search between its models), ``compile_time``, the solver call (``call_time``),
+``decode_time``, ``check_time``, and ``wall_time`` over all of it. ``solver_time`` is the solver's own clock,
 inside the call.
 The measures:
 
@@ -11,7 +12,9 @@ The measures:
   framework's clock: wall time less building, decoding and checking, which includes handing
   the model over and reading the answer back. The report names such solvers.
 * ``build_and_solve`` (for formulation comparisons, where building the model counts):
-  building the model plus the solver call, on the framework's clock.
+  building the model (for a formulation solved in stages, its models and its own search
+  between them: generating the stages) and compiling it, plus the solver call, on the
+  framework's clock.
 * ``wall``: the whole run on the framework's clock (build, solver call, decode, check).
 
 A part a record lacks counts as zero, so a table with only ``wall_time`` gives the same
@@ -30,7 +33,8 @@ _NAMES = {"solver": "solver time", "build_and_solve": "build + solve time", "wal
 _MEANINGS = {
     "solver": "the solver's own reported time (a solver without a clock of its own: its solver call on the "
               "framework's clock)",
-    "build_and_solve": "building the model plus the solver call, on the framework's clock",
+    "build_and_solve": "building the model (a staged formulation's own search between its models included) "
+                       "plus the solver call, on the framework's clock",
     "wall": "the whole run on the framework's clock (building, the solver call, decoding and checking)",
 }
 
@@ -95,6 +99,9 @@ class Statistics:
 
 DEFAULT = Statistics()
 
+BUILDING = ("build_time", "generate_time", "compile_time")
+"""The record's parts that make the models a run hands to its solver."""
+
 
 def _seconds(runs: pd.DataFrame, column: str) -> pd.Series:
     if column not in runs.columns:
@@ -106,7 +113,7 @@ def solver_call_time(runs: pd.DataFrame) -> pd.Series:
     """Seconds per run of the solver call on the framework's clock: the record's
     ``call_time``, or where it has none (a reference solver, an older record) the wall time
     less building, decoding and checking (parts it lacks count as zero; never below zero)."""
-    parts = sum(_seconds(runs, c).fillna(0.0) for c in ("build_time", "decode_time", "check_time"))
+    parts = sum(_seconds(runs, c).fillna(0.0) for c in BUILDING + ("decode_time", "check_time"))
     derived = (_seconds(runs, "wall_time") - parts).clip(lower=0.0)
     return _seconds(runs, "call_time").fillna(derived)
 
@@ -122,5 +129,5 @@ def measured_time(runs: pd.DataFrame, statistics: Statistics = DEFAULT) -> pd.Se
         return _seconds(runs, "wall_time")
     call = solver_call_time(runs)
     if statistics.time == "build_and_solve":
-        return call + _seconds(runs, "build_time").fillna(0.0)
+        return call + sum(_seconds(runs, c).fillna(0.0) for c in BUILDING)
     return _seconds(runs, "solver_time").where(~without_own_clock(runs), call)

@@ -34,10 +34,11 @@ FIGURE_CAPTIONS = {
     "variability": "Spread of the time measure over seeds and permutations: per instance and method, the range "
                    "(bar) and the median (marker).",
     "where_the_time_goes": "Where the time goes: per family and method, the mean solved run split into its "
-                           "parts (load, the solver's one-off start-up spread over the runs, build, compiling "
-                           "the model into the matrix every solver is handed, handing it over and reading the "
-                           "answer back, the solver's own time, decode, check, and the time between models: a "
-                           "staged formulation's own work, such as settling parts without a solver), as "
+                           "parts (load, the solver's one-off start-up spread over the runs, build, a staged "
+                           "formulation's stage generation (its own work between models, such as settling parts "
+                           "without a solver), compiling the model into the matrix every solver is handed, "
+                           "handing it over and reading the answer back, the solver's own time, decode, check, "
+                           "and the framework's bookkeeping between them), as "
                            "shares of the total written at the right. A star marks a solver without a clock of "
                            "its own: its whole call is shown as solver time.",
     "progress": "Incumbent (solid) and bound (dashed) over the solver's own time per method, on the "

@@ -9,14 +9,15 @@ Columns (seconds):
 * ``startup``: the solver's one-off start-up (environment, licence, imports), paid once
   per process by one run and spread here over the method's runs;
 * ``build``: the concrete model from the data;
+* ``generate``: a staged formulation's own work between its models (generating its stages,
+  settling parts without a solver, in Python);
 * ``compile``: the concrete model compiled into the matrix the solver is handed;
 * ``handover``: the solver call less the solver's own time: handing the model to the
   solver and reading the answer back (zero where the solver has no clock of its own);
 * ``solving``: the solver's own time (where it has none: its whole call, marked);
 * ``decode`` and ``check``: the solution read back into the puzzle's terms, and the
   independent checker;
-* ``other``: the rest of the run's wall time: a staged formulation's own work between its
-  models (settling parts without a solver, in Python) and the framework's bookkeeping.
+* ``other``: the rest of the run's wall time: the framework's bookkeeping between the parts.
 
 The parts add up to load + start-up share + wall time. The figure shows them as shares of
 that total, one bar per method, with the total written beside each bar, so overhead reads
@@ -35,14 +36,15 @@ from pyomo_puzzles.report import tables
 from pyomo_puzzles.report.figures import FigureStyle, _new_figure, _no_data, save_figure
 from pyomo_puzzles.report.measure import DEFAULT, Statistics, solver_call_time, without_own_clock
 
-PARTS = ("load", "startup", "build", "compile", "handover", "solving", "decode", "check", "other")
+PARTS = ("load", "startup", "build", "generate", "compile", "handover", "solving", "decode", "check", "other")
 """The parts' columns in `time_parts` (seconds), in the order they happen."""
-LABELS = {"load": "load", "startup": "start-up (once)", "build": "build", "compile": "compile",
+LABELS = {"load": "load", "startup": "start-up (once)", "build": "build", "generate": "stage generation",
+          "compile": "compile",
           "handover": "hand-over", "solving": "solver", "decode": "decode", "check": "check",
-          "other": "between models"}
-_COLOURS = {"load": 7, "startup": 8, "build": 0, "compile": 6, "handover": 1, "solving": 2, "decode": 4, "check": 9,
+          "other": "bookkeeping"}
+_COLOURS = {"load": 7, "startup": 8, "build": 0, "generate": 3, "compile": 6, "handover": 1, "solving": 2, "decode": 4, "check": 9,
             "other": 5}
-_HATCHES = {"load": "", "startup": "xx", "build": "//", "compile": "--", "handover": "..", "solving": "",
+_HATCHES = {"load": "", "startup": "xx", "build": "//", "generate": "||", "compile": "--", "handover": "..", "solving": "",
             "decode": "\\\\", "check": "++", "other": "oo"}
 COLUMNS = ("puzzle", "solver", "formulation", "runs", *PARTS, "total", "own_clock")
 
@@ -65,13 +67,14 @@ def time_parts_table(runs: pd.DataFrame) -> pd.DataFrame:
         "puzzle": tables._column(chosen, "puzzle").astype(str), "solver": chosen["solver"].astype(str),
         "formulation": chosen["formulation"].astype(str),
         "load": _seconds(chosen, "load_time"), "startup": _seconds(chosen, "startup_time"),
-        "build": _seconds(chosen, "build_time"), "compile": _seconds(chosen, "compile_time"),
+        "build": _seconds(chosen, "build_time"), "generate": _seconds(chosen, "generate_time"),
+        "compile": _seconds(chosen, "compile_time"),
         "handover": (call - own).clip(lower=0.0).where(~no_clock, 0.0),
         "solving": own.where(~no_clock, call),
         "decode": _seconds(chosen, "decode_time"), "check": _seconds(chosen, "check_time"),
         "own_clock": ~no_clock,
     })
-    measured = frame[["build", "compile", "handover", "solving", "decode", "check"]].sum(axis=1)
+    measured = frame[["build", "generate", "compile", "handover", "solving", "decode", "check"]].sum(axis=1)
     frame["other"] = (_seconds(chosen, "wall_time") - measured).clip(lower=0.0)
     grouped = frame.groupby(["puzzle", "solver", "formulation"], sort=True)
     table = grouped[list(PARTS)].mean()
