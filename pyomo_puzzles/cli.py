@@ -100,7 +100,8 @@ def _summary(record) -> str:
     parts = [f"{record.instance} {method} on {record.solver}: {record.status}"]
     if record.wall_time is not None:
         phases = [f"{name} {value:.3f} s" for name, value in
-                  (("build", record.build_time), ("solver", record.solver_time)) if value is not None]
+                  (("build", record.build_time), ("stage generation", record.generate_time),
+                   ("solver", record.solver_time)) if value is not None]
         parts.append(f"wall {record.wall_time:.3f} s" + (f" ({', '.join(phases)})" if phases else ""))
     if record.checked is not None:
         parts.append("solution checked" if record.checked else "SOLUTION FAILED THE CHECK")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -259,7 +261,12 @@ def test_consistent_networks_keep_every_part_that_starts_an_optimal_solution(nam
     assert len(kept) < len(live) / 4  # and the networks do drop parts
 
 
-def test_a_generated_3x3x3_at_depth_13_is_farther_than_12_in_13_moves():
+def _library_depth(name: str) -> str | None:
+    found = re.fullmatch(r"rubik/library/depth(\d+)_metric\w+", name)
+    return found.group(1) if found else None
+
+
+def test_generated_and_shipped_3x3x3_scrambles_past_12_are_farther_than_12():
     """Meeting in the middle is exact to 12: a 13-move scramble it finds farther is exactly
     13 away (checked here by applying the scramble and asking the ball again)."""
     from pyomo_puzzles.families.rubik import middle
@@ -271,14 +278,15 @@ def test_a_generated_3x3x3_at_depth_13_is_farther_than_12_in_13_moves():
     assert len(moves) == 13 and data["known"] == {"distance": 13}
     assert middle.distance(cube.apply(cube.solved(3), moves, 3), "htm") is None
     assert "more than 12" in data["source"]
-    depth_13 = [n for n in shipped() if n.startswith("rubik/library/depth13_")]  # every depth-13 scramble shipped
-    assert "rubik/library/depth13_metrichtm_size3_seed1" in depth_13
-    for name in depth_13:
+    past_12 = {n: int(d) for n in shipped() if (d := _library_depth(n)) and int(d) > 12}  # every one shipped
+    assert {"rubik/library/depth13_metrichtm_size3_seed1", "rubik/library/depth14_metrichtm_size3_seed1",
+            "rubik/library/depth15_metricqtm_size3_seed1", "rubik/library/depth16_metricqtm_size3_seed1"} <= set(past_12)
+    for name, depth in past_12.items():
         scramble = instances.load(name)
-        assert len(scramble.raw["scramble"].split()) == 13 and scramble.spec.known_distance == 13, name
+        assert len(scramble.raw["scramble"].split()) == depth and scramble.spec.known_distance == depth, name
         if scramble.raw["scramble"] == data["scramble"]:
             continue  # seed 1's: its state (the scramble applied) was asked just above
-        assert middle.distance(scramble.spec.array(), "htm") is None, name
+        assert middle.distance(scramble.spec.array(), scramble.spec.metric) is None, name  # past 12 (the rest: -m slow)
     with pytest.raises(UserError, match=r"--depth must be 0..14 for the 3x3x3"):
         distances.generate(depth=15, size=3)
     with pytest.raises(UserError, match=r"--depth must be 0..16 for the 3x3x3 in the qtm"):
@@ -287,14 +295,17 @@ def test_a_generated_3x3x3_at_depth_13_is_farther_than_12_in_13_moves():
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
-@pytest.mark.parametrize("metric, depth", [("htm", 14), ("qtm", 16)])
+@pytest.mark.parametrize("metric, depth", [("htm", 14), ("qtm", 15), ("qtm", 16)])
 def test_a_certified_scramble_past_13_is_proved_optimal_by_projections(metric, depth):
     """The second rung (issue 46): the generator's deepest 3x3x3 scramble (its state proved
     farther than `depth` - 1 half turns, or `depth` - 2 quarter turns, by meeting in the
-    middle) is solved by `projections` in exactly `depth` moves, checked. About two minutes
-    to certify and up to ten to solve (run with -m slow)."""
+    middle) is solved by `projections` in exactly `depth` moves, checked; it is the library's
+    entry of that depth, whose two sources are these. About two minutes to certify and up to
+    ten to solve (run with -m slow)."""
     data = distances.generate(seed=1, depth=depth, metric=metric, size=3)
     assert data["known"] == {"distance": depth} and len(data["scramble"].split()) == depth
+    shipped_file = instances.load(f"rubik/library/depth{depth}_metric{metric}_size3_seed1").raw
+    assert (shipped_file["scramble"], shipped_file["known"]) == (data["scramble"], data["known"])
     import pyomo_puzzles.api as pp
 
     record = run.run(pp.from_data(data, f"cube3_{metric}_{depth}.yaml"), "projections", "highs", time_limit=600, threads=1)
