@@ -321,7 +321,8 @@ def why_redo(path: Path, fingerprint: dict | None, forced: bool) -> str | None:
 
 COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation", "repeat", "solver_version",
            "status", "checked", "killed", "wall_time", "load_time", "startup_time", "build_time", "generate_time",
-           "compile_time", "call_time", "solver_time", "solver_clock", "decode_time", "check_time", "cpu_time", "nodes", "models", "matrix_digest",
+           "compile_time", "call_time", "solver_time", "solver_clock", "decode_time", "check_time", "cpu_time",
+           "nodes", "models", "matrix_digest",
            "presolved_variables", "presolved_rows", "presolved_nonzeros", "objective", "objective_sense", "bound",
            "gap", "root_bound", "root_gap_closed", "progress_source", "primal_dual_integral", "primal_integral",
            "peak_memory_mb", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",

@@ -3,8 +3,8 @@
 A run's record splits its time into parts (``core.records``): ``load_time`` (before the
 run's clock), ``build_time``, ``generate_time`` (a formulation solved in stages: its own
 search between its models), ``compile_time``, the solver call (``call_time``),
-``decode_time``, ``check_time``, and ``wall_time`` over all of it. ``solver_time`` is the solver's own clock,
-inside the call.
+``decode_time``, ``check_time``, and ``wall_time`` over all of it. ``solver_time`` is the
+solver's own clock, inside the call.
 The measures:
 
 * ``solver`` (the default, for solver comparisons): the solver's own reported time. A

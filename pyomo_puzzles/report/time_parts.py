@@ -39,13 +39,12 @@ from pyomo_puzzles.report.measure import DEFAULT, Statistics, solver_call_time, 
 PARTS = ("load", "startup", "build", "generate", "compile", "handover", "solving", "decode", "check", "other")
 """The parts' columns in `time_parts` (seconds), in the order they happen."""
 LABELS = {"load": "load", "startup": "start-up (once)", "build": "build", "generate": "stage generation",
-          "compile": "compile",
-          "handover": "hand-over", "solving": "solver", "decode": "decode", "check": "check",
+          "compile": "compile", "handover": "hand-over", "solving": "solver", "decode": "decode", "check": "check",
           "other": "bookkeeping"}
-_COLOURS = {"load": 7, "startup": 8, "build": 0, "generate": 3, "compile": 6, "handover": 1, "solving": 2, "decode": 4, "check": 9,
-            "other": 5}
-_HATCHES = {"load": "", "startup": "xx", "build": "//", "generate": "||", "compile": "--", "handover": "..", "solving": "",
-            "decode": "\\\\", "check": "++", "other": "oo"}
+_COLOURS = {"load": 7, "startup": 8, "build": 0, "generate": 3, "compile": 6, "handover": 1, "solving": 2, "decode": 4,
+            "check": 9, "other": 5}
+_HATCHES = {"load": "", "startup": "xx", "build": "//", "generate": "||", "compile": "--", "handover": "..",
+            "solving": "", "decode": "\\\\", "check": "++", "other": "oo"}
 COLUMNS = ("puzzle", "solver", "formulation", "runs", *PARTS, "total", "own_clock")
 
 

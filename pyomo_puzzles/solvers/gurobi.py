@@ -97,7 +97,6 @@ class MatrixSession:
             model.setParam(key, value)
         if settings.gap is not None:
             model.Params.MIPGap = settings.gap
-        # a trace where it means something: an integer program with an objective
         self._traced = worth_tracing(form)
 
     def _add(self, matrix, lower, upper) -> None:

@@ -490,7 +490,9 @@ def split_length(spec: CubeState, horizon: int) -> int:
     """How many first moves split a horizon into parts: `SPLIT_MOVES`, or more so that no
     part has more than `LONGEST_PART` moves left to find."""
     key = (spec.size, spec.metric)
-    longest = LONGEST_PART.get(key, horizon) - (key in LONGEST_PART and horizon > FRONTIER)
+    longest = LONGEST_PART.get(key, horizon)
+    if key in LONGEST_PART and horizon > FRONTIER:
+        longest -= 1
     return min(max(SPLIT_MOVES[key], horizon - longest), horizon - 1)
 
 
