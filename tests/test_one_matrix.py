@@ -56,16 +56,32 @@ print(json.dumps(out))
 """
 
 
-def _runs_in_a_fresh_process(instance: str, names: list[str]) -> dict:
+def test_the_tiny_solve_before_a_forked_runs_clock_leaves_the_run_as_it_was():
+    """A forked run solves a tiny model with its solver before its clock starts (the
+    library's first touches, off the clock): the run's own answer, search and matrix are the
+    same as without it."""
+    names = matrix_solvers()
+    kept = ("status", "objective", "checked", "nodes", "models", "matrix_digest")
+    with_it = _runs_in_a_fresh_process(IQ, names)
+    without = _runs_in_a_fresh_process(IQ, names, prefault="off")
+    assert {n: {k: r[k] for k in kept} for n, r in with_it.items()} == \
+        {n: {k: r[k] for k in kept} for n, r in without.items()}
+    assert all(r["status"] == "optimal" for r in with_it.values())
+
+
+def _runs_in_a_fresh_process(instance: str, names: list[str], prefault: str = "on") -> dict:
     """Isolated runs of `instance` by each solver, from a process as fresh as a pipeline batch:
     their records, each with the modules imported between the start and the end of the run's
     clock (building, hand-over, solving, checking). The test process has imported too much to
-    see them."""
+    see them. `prefault` ``off``: no tiny model before the clock (`core.warmup.PREFAULT_SWITCH`)."""
     import json
+    import os
     import subprocess
     import sys
+
+    from pyomo_puzzles.core.warmup import PREFAULT_SWITCH
     done = subprocess.run([sys.executable, "-c", WATCHED_RUNS, instance, *names], capture_output=True, text=True,
-                          timeout=600)
+                          timeout=600, env=dict(os.environ, **{PREFAULT_SWITCH: prefault}))
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 

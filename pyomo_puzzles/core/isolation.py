@@ -64,7 +64,7 @@ class Interrupted(KeyboardInterrupt):
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-def _child(conn, work: Callable[[Say], RunRecord], settings: RunSettings, blas) -> None:
+def _child(conn, work: Callable[[Say], RunRecord], settings: RunSettings, blas, solver: str | None) -> None:
     os.setpgrp()  # so that a kill reaches the solver executables this run starts
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -76,7 +76,7 @@ def _child(conn, work: Callable[[Say], RunRecord], settings: RunSettings, blas) 
             # Everything so far (imports, the instance) lives as long as this process: without
             # this, the run's first full collection walks all of it (80 ms in a pipeline job).
             gc.freeze()
-            prepared_child()
+            prepared_child(solver)
         conn.send({f"__{kind}__": facts})
 
     try:
@@ -163,16 +163,18 @@ def _watch(receiver, child, settings: RunSettings, loaded: dict,
 
 
 def run_isolated(work: Callable[[Say], RunRecord], settings: RunSettings, blas,
-                 placeholder: Callable[[dict], RunRecord], helpers: tuple[int, ...] = ()) -> RunRecord:
+                 placeholder: Callable[[dict], RunRecord], helpers: tuple[int, ...] = (),
+                 solver: str | None = None) -> RunRecord:
     """``work(say)`` in a forked child (the time limit covers all of it), returning its
     record; `placeholder(loaded)` makes the record of a child that sent none (killed,
     crashed or interrupted) from what it said before. Ctrl-C kills the child's group and
     raises `Interrupted`; a `UserError` in the child is raised here. `helpers` are the
     solver's helper processes that work for the child from outside its group (see the
-    module docstring)."""
+    module docstring). `solver`, a registered adapter's name, solves a tiny model in the
+    child before the run's clock (`core.warmup.prepared_child`)."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(sender, work, settings, blas))
+    child = context.Process(target=_child, args=(sender, work, settings, blas, solver))
     peaks_reset = reset_peaks(helpers)  # a helper's peak since now is this run's
     helper_cpu = cpu_seconds_of(helpers)
     started = time.perf_counter()

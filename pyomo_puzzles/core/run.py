@@ -59,7 +59,7 @@ def run(instance: Instance | str | Path, formulation: str | None = None, solver:
 
         record = run_isolated(work, settings, blas,
                               lambda loaded: _placeholder(instance, loaded, formulation, solver, settings),
-                              solvers.helpers(solver) if known else ())
+                              solvers.helpers(solver) if known else (), solver if known else None)
     else:
         with blas_threads(settings, blas):
             record = _load_and_run(instance, formulation, solver, settings, time.perf_counter())

@@ -352,6 +352,23 @@ def start_up(name: str) -> float | None:
     return time.perf_counter() - started
 
 
+def first_touch(name: str, model) -> None:
+    """Solve the tiny `model` with solver `name` through its matrix session, the answer
+    dropped, in a run forked from a batch process before the run's clock starts. A forked
+    run's first solve otherwise pays, inside its hand-over, the copy-on-write faults of the
+    solver library's pages and its per-process set-up (Gurobi's environment: a forked run
+    makes its own): 2 to 6 ms a run by adapter, `benchmarks/prefault.py`. Nothing for a
+    solver without a matrix session (`pyomo:NAME` starts an executable per solve); a
+    failure here is left for the run itself to meet and record."""
+    found = adapter(name)
+    if type(found).matrix_session is Adapter.matrix_session:
+        return
+    try:
+        SolverSession(name, model, RunSettings(time_limit=10.0, threads=1)).solve()
+    except Exception:  # noqa: BLE001 - the run's own solve reports what is wrong
+        pass
+
+
 def helpers(name: str) -> tuple[int, ...]:
     """The helper processes solver `name`'s warm-up left running in this process (none
     before `start_up`, or for a solver without them)."""

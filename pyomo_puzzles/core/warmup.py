@@ -9,6 +9,7 @@ from functools import lru_cache
 
 import pyomo.environ as pyo
 
+from pyomo_puzzles.core import solvers
 from pyomo_puzzles.core.records import RunSettings
 
 
@@ -27,23 +28,30 @@ def prepared_process():
     return ThreadpoolController()
 
 
-def prepared_child() -> None:
+def prepared_child(solver: str | None = None) -> None:
     """Done in a forked run's process before its clock starts: a tiny model built, which
     makes the copy-on-write faults of Pyomo's shared pages (its classes, functions and tables,
-    touched by any build) here rather than in the run's build. A forked child's first IQ
-    Twist build took 13.4 ms (1,615 faults) against 6.9 ms (1,057) after this; per isolated
-    run, where loading the instance already touches most of those pages, the time outside
-    the solver's clock is 3 to 5 % lower (`benchmarks/prefault.py`)."""
-    if os.environ.get(PREFAULT_SWITCH, "").lower() != "off":
-        _build_tiny_model()
+    touched by any build) here rather than in the run's build, and solved by the run's
+    `solver` (`core.solvers.first_touch`: the same for the solver library's pages and its
+    per-process set-up). A forked child's first IQ Twist build took 13.4 ms (1,615 faults)
+    against 6.9 ms (1,057) after the tiny build; per isolated run, where loading the instance
+    already touches most of those pages, the time outside the solver's clock is 3 to 5 %
+    lower (`benchmarks/prefault.py`, which also measures the tiny solve)."""
+    switch = os.environ.get(PREFAULT_SWITCH, "").lower()
+    if switch == "off":
+        return
+    model = _build_tiny_model()
+    if solver is not None and switch != "build":
+        solvers.first_touch(solver, model)
 
 
 PREFAULT_SWITCH = "PYOMO_PUZZLES_PREFAULT"
-"""``off``: a forked run builds no tiny model first (to measure what `prepared_child` saves)."""
+"""``off``: a forked run builds and solves no tiny model first; ``build``: it builds one but does not solve it
+(to measure what `prepared_child` saves)."""
 
 
-def _build_tiny_model() -> None:
-    _tiny_model().create_instance(data={None: {"I": {None: [1, 2]}, "c": {1: 1, 2: 2}}})
+def _build_tiny_model():
+    return _tiny_model().create_instance(data={None: {"I": {None: [1, 2]}, "c": {1: 1, 2: 2}}})
 
 
 def _tiny_model() -> pyo.AbstractModel:
