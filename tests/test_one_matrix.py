@@ -24,10 +24,17 @@ def matrix_solvers() -> list[str]:
             and type(solvers.adapter(name)).matrix_session is not solvers.Adapter.matrix_session]
 
 
-def test_every_matrix_solver_gets_the_same_matrix_and_the_right_answer():
+@pytest.fixture(scope="module")
+def iq_runs() -> dict:
+    """Isolated runs of the IQ Twist challenge by every matrix solver from a fresh process:
+    as a batch makes them (``on``), and without the tiny model before each run's clock (``off``)."""
+    return {prefault: _runs_in_a_fresh_process(IQ, matrix_solvers(), prefault) for prefault in ("on", "off")}
+
+
+def test_every_matrix_solver_gets_the_same_matrix_and_the_right_answer(iq_runs):
     names = matrix_solvers()
     assert "highs" in names
-    records = _runs_in_a_fresh_process(IQ, names)
+    records = iq_runs["on"]
     assert all(r["status"] == "optimal" and r["checked"] for r in records.values()), records
     assert {r["matrix_digest"] for r in records.values()} == {form_digest(linear_form(api.build(IQ)))}
     assert all(r["models"] == 1 and r["compile_time"] > 0 for r in records.values())
@@ -56,14 +63,12 @@ print(json.dumps(out))
 """
 
 
-def test_the_tiny_solve_before_a_forked_runs_clock_leaves_the_run_as_it_was():
+def test_the_tiny_solve_before_a_forked_runs_clock_leaves_the_run_as_it_was(iq_runs):
     """A forked run solves a tiny model with its solver before its clock starts (the
     library's first touches, off the clock): the run's own answer, search and matrix are the
     same as without it."""
-    names = matrix_solvers()
     kept = ("status", "objective", "checked", "nodes", "models", "matrix_digest")
-    with_it = _runs_in_a_fresh_process(IQ, names)
-    without = _runs_in_a_fresh_process(IQ, names, prefault="off")
+    with_it, without = iq_runs["on"], iq_runs["off"]
     assert {n: {k: r[k] for k in kept} for n, r in with_it.items()} == \
         {n: {k: r[k] for k in kept} for n, r in without.items()}
     assert all(r["status"] == "optimal" for r in with_it.values())
