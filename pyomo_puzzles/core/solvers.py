@@ -357,7 +357,7 @@ def first_touch(name: str, model) -> None:
     dropped, in a run forked from a batch process before the run's clock starts. A forked
     run's first solve otherwise pays, inside its hand-over, the copy-on-write faults of the
     solver library's pages and its per-process set-up (Gurobi's environment: a forked run
-    makes its own): 2 to 6 ms a run by adapter, `benchmarks/prefault.py`. Nothing for a
+    makes its own): 0.3 to 4 ms of hand-over a run by adapter (`benchmarks/prefault.py`). Nothing for a
     solver without a matrix session (`pyomo:NAME` starts an executable per solve); a
     failure here is left for the run itself to meet and record."""
     found = adapter(name)
