@@ -45,7 +45,7 @@ def main() -> None:
     first, last = (int(v) for v in args.iq.split("-"))
     names = [f"packing/iq_twist/challenge_{k}" for k in range(first, last + 1)]
     print(f"# command: python benchmarks/prefault.py {' '.join(sys.argv[1:])}")
-    print(f"# {os.cpu_count()} cores; isolated runs, 1 thread; medians in ms per run; on and off take turns")
+    print(f"# {os.cpu_count()} cores; isolated runs, 1 thread; medians in ms per run; on, build and off take turns")
     print(f"{'solver':8s} {'prefault':>8s} " + " ".join(f"{f:>10s}" for f in FIELDS) + "   outside / off")
     for solver in args.solvers.split(","):
         if not solvers.availability(solver)[0]:
