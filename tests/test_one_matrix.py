@@ -205,3 +205,28 @@ def test_rows_read_directly_have_the_bounds_pyomo_gives(relation):
     assert (form.row_lower[0], form.row_upper[0]) == (-math.inf if lower is None else lower,
                                                       math.inf if upper is None else upper)
     assert list(form.value) == [1.0, 1.0, 1.0]
+
+
+KEPT_BETWEEN_SESSIONS = ("scip", "cplex", "gurobi")
+"""Adapters that keep solver objects from one one-off session for the next in a process (SCIP's
+instances, CPLEX's problems, Gurobi's environment)."""
+
+
+@pytest.mark.parametrize("solver", KEPT_BETWEEN_SESSIONS)
+def test_one_off_sessions_in_a_row_answer_as_a_fresh_solver_does(solver):
+    """A solver object kept from an earlier session leaks nothing into the next: the repainted
+    Parker Brothers set's known optimum 3 (its data file), searched the same way before and
+    after a Rubik scramble of distance 5 and an IQ Twist challenge solved in between."""
+    if not solvers.availability(solver)[0]:
+        pytest.skip(f"{solver}: {solvers.availability(solver)[1]}")
+    from pyomo_puzzles.core import run
+
+    def solved(instance: str, formulation: str | None):
+        return run.run(instance, formulation, solver, 120, 1, isolate=False)
+
+    first = solved("instant_insanity_design/parker_brothers_repainted", "mccormick")
+    between = [solved("rubik/qtm_depth_05", "projections"), solved(IQ, None)]
+    again = solved("instant_insanity_design/parker_brothers_repainted", "mccormick")
+    assert [(r.status, r.checked) for r in (first, *between, again)] == [("optimal", True)] * 4
+    assert round(first.objective) == round(again.objective) == 3 and round(between[0].objective) == 5
+    assert again.nodes == first.nodes
