@@ -21,7 +21,7 @@ def matrix_solvers() -> list[str]:
     """The available solvers whose adapter takes the matrix."""
     return [name for name in solvers.names()
             if solvers.availability(name)[0]
-            and type(solvers.adapter(name)).matrix_session is not solvers.Adapter.matrix_session]
+            and solvers.takes_the_matrix(solvers.adapter(name))]
 
 
 @pytest.fixture(scope="module")

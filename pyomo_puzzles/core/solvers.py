@@ -267,9 +267,14 @@ def default_name() -> str:
     return names()[0]
 
 
+def takes_the_matrix(found: Adapter) -> bool:
+    """Whether an adapter has a matrix session (`Adapter.matrix_session`); the others get Pyomo models."""
+    return type(found).matrix_session is not Adapter.matrix_session
+
+
 def solves_lp_relaxations(found: Adapter) -> bool:
     """Whether an adapter can solve a matrix's LP relaxation: a MIP solver with a matrix session."""
-    return found.kind == "mip" and type(found).matrix_session is not Adapter.matrix_session
+    return found.kind == "mip" and takes_the_matrix(found)
 
 
 def default_lp_solver() -> str | None:
@@ -360,8 +365,7 @@ def first_touch(name: str, model) -> None:
     makes its own): 0.3 to 4 ms of hand-over a run by adapter (`benchmarks/prefault.py`). Nothing for a
     solver without a matrix session (`pyomo:NAME` starts an executable per solve); a
     failure here is left for the run itself to meet and record."""
-    found = adapter(name)
-    if type(found).matrix_session is Adapter.matrix_session:
+    if not takes_the_matrix(adapter(name)):
         return
     try:
         SolverSession(name, model, RunSettings(time_limit=10.0, threads=1)).solve()
@@ -495,7 +499,7 @@ class _MatrixRoute:
     def open(cls, found: Adapter, model, settings: RunSettings, persistent: bool) -> "_MatrixRoute | None":
         """The route, or None where the adapter takes Pyomo models only (or a persistent
         session meets a model that is not flat linear sums)."""
-        if type(found).matrix_session is Adapter.matrix_session:
+        if not takes_the_matrix(found):
             return None
         compiling = time.perf_counter()
         form = cls._compile(model, settings, persistent)
