@@ -103,11 +103,28 @@ def _summary(record) -> str:
                   (("build", record.build_time), ("stage generation", record.generate_time),
                    ("solver", record.solver_time)) if value is not None]
         parts.append(f"wall {record.wall_time:.3f} s" + (f" ({', '.join(phases)})" if phases else ""))
+    objective = _objective_words(record)
+    if objective:
+        parts.append(objective)
     if record.checked is not None:
         parts.append("solution checked" if record.checked else "SOLUTION FAILED THE CHECK")
     if record.message:
         parts.append(record.message)
     return "; ".join(parts)
+
+
+def _objective_words(record) -> str:
+    """The run's objective and whether it was checked: "objective 17 (checked)", or "objective
+    1 (the solver's claim: ...)"; nothing for a run without one or a feasibility model's."""
+    if record.objective is None or (record.objective_checked is None and record.progress_source is None):
+        return ""  # a model whose objective is a constant keeps no progress trace (core.run)
+    if record.objective_checked is True:
+        return f"objective {record.objective:g} (checked)"
+    if record.objective_checked is False:
+        return f"objective {record.objective:g} (WRONG)"
+    from pyomo_puzzles.core.known import UNCHECKED_OBJECTIVE  # see cmd_list
+
+    return f"objective {record.objective:g} ({UNCHECKED_OBJECTIVE})"
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -209,14 +226,16 @@ def _against_known(name: str, record) -> list[tuple[str, bool]]:
     if answer is None:
         return []
     lines = []
-    for verdict in known.judge(answer, record.status, record.checked is True, record.objective, record.objective_sense):
+    for verdict in known.judge(answer, record.status, record.checked is True, record.objective, record.objective_sense,
+                               record.objective_checked is True):
         if verdict.kind == known.CERTIFICATE:
             found = "this run found " + ("a solution the checker passed" if verdict.figure == "solvable" else
                                          known.better_solution(record.objective, record.objective_sense))
             lines.append((f"data problem: {known.against(answer, verdict.figure, found)} (the known answer is "
                           "wrong; the run is solved)", False))
         elif verdict.kind == known.MISMATCH:
-            claim = f"this run {known.run_claim(record.status, record.objective)}"
+            unchecked = verdict.figure == "objective" and record.objective_checked is not True
+            claim = f"this run {known.run_claim(record.status, record.objective, not unchecked)}"
             lines.append((f"DISAGREES with the known answer: {known.against(answer, verdict.figure, claim)}", True))
     return lines
 

@@ -146,24 +146,49 @@ QUEENS_PLUGIN = ROOT / "tests" / "plugins" / "queens"
 """The n-queens test plugin: a module and its distribution's metadata (an entry point), so that
 with this folder on the path it is an installed plugin, as a user's own family would be."""
 
+GOLOMB_PLUGIN = ROOT / "tests" / "plugins" / "golomb"
+"""The Golomb-ruler test plugin, an optimisation family (minimise the ruler's length) installed
+the same way; beside it `detached_length.py`, a formulation file with a wrong objective."""
 
-def queens_env() -> dict:
-    """The environment of a process that has the queens plugin installed."""
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(QUEENS_PLUGIN),
+
+def plugin_env(*folders: Path) -> dict:
+    """The environment of a process that has the plugins in `folders` installed."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [*map(str, folders),
                                                                     os.environ.get("PYTHONPATH")])))
 
 
-@pytest.fixture
-def queens(monkeypatch):
-    """The queens plugin registered in this test process for one test (the registry and the
-    shipped-instance listing are as before afterwards); the plugin's module."""
-    monkeypatch.syspath_prepend(str(QUEENS_PLUGIN))
+def queens_env() -> dict:
+    """The environment of a process that has the queens plugin installed."""
+    return plugin_env(QUEENS_PLUGIN)
+
+
+def golomb_env() -> dict:
+    """The environment of a process that has the Golomb plugin installed."""
+    return plugin_env(GOLOMB_PLUGIN)
+
+
+def _registered_plugin(monkeypatch, folder: Path, module_name: str, family: str):
+    """The plugin in `folder` registered in this test process for one test (the registry and
+    the shipped-instance listing are as before afterwards); the plugin's module."""
+    monkeypatch.syspath_prepend(str(folder))
     registry._discover()  # the installed families first: what is restored afterwards must hold them
     saved = dict(registry._FAMILIES)
-    module = importlib.import_module("pyomo_puzzles_queens")
-    registry._FAMILIES["queens"] = module.FAMILY
+    module = importlib.import_module(module_name)
+    registry._FAMILIES[family] = module.FAMILY
     instances._shipped_instances.cache_clear()
     yield module
     registry._FAMILIES.clear()
     registry._FAMILIES.update(saved)
     instances._shipped_instances.cache_clear()
+
+
+@pytest.fixture
+def queens(monkeypatch):
+    """The queens plugin registered in this test process for one test; the plugin's module."""
+    yield from _registered_plugin(monkeypatch, QUEENS_PLUGIN, "pyomo_puzzles_queens", "queens")
+
+
+@pytest.fixture
+def golomb(monkeypatch):
+    """The Golomb plugin registered in this test process for one test; the plugin's module."""
+    yield from _registered_plugin(monkeypatch, GOLOMB_PLUGIN, "pyomo_puzzles_golomb", "golomb")

@@ -83,23 +83,30 @@ def test_a_wrong_answer_injected_into_a_results_folder_shows_in_the_tables_and_t
     assert "1 wrong answer" in page_html and "cbc / placement says infeasible" in page_html
 
 
-def test_an_optimum_worse_than_a_checked_solution_of_the_same_formulation_is_wrong() -> None:
-    """Minimising: "good" found a checked solution of 4; "bad" claims 5 is optimal. A claim
-    within the tolerance, another formulation's objective and a maximised one are judged by
-    their own sense and formulation."""
+def test_an_optimum_worse_than_a_checked_objective_of_any_formulation_is_wrong() -> None:
+    """Minimising: "good" found a solution whose objective the family's hook recomputed (4);
+    "bad" claims 5 is optimal, and "other" claims 9 on another formulation (the hook's value is
+    the puzzle's objective, whatever the formulation). A claim within the tolerance is right; a
+    maximised instance is judged by its sense. An objective nobody checked (x/c: a family
+    without the hook) is no evidence against another run."""
     frame = pd.DataFrame([
-        row("x/a", "good", "optimal", True, objective=4.0, objective_sense="minimize"),
-        row("x/a", "bad", "optimal", True, objective=5.0, objective_sense="minimize"),
-        row("x/a", "close", "optimal", True, objective=4.0 + 1e-7, objective_sense="minimize"),
-        row("x/a", "other", "optimal", True, objective=9.0, objective_sense="minimize", formulation="g"),
-        row("x/b", "good", "optimal", True, objective=7.0, objective_sense="maximize"),
+        row("x/a", "good", "optimal", True, objective=4.0, objective_sense="minimize", objective_checked=True),
+        row("x/a", "bad", "optimal", True, objective=5.0, objective_sense="minimize", objective_checked=True),
+        row("x/a", "close", "optimal", True, objective=4.0 + 1e-7, objective_sense="minimize", objective_checked=True),
+        row("x/a", "other", "optimal", True, objective=9.0, objective_sense="minimize", formulation="g",
+            objective_checked=True),
+        row("x/b", "good", "optimal", True, objective=7.0, objective_sense="maximize", objective_checked=True),
         row("x/b", "bad", "optimal", None, objective=6.0, objective_sense="maximize"),
-        row("x/b", "stopped", "time_limit", True, objective=6.0, objective_sense="maximize"),  # claims no optimum
+        row("x/b", "stopped", "time_limit", True, objective=6.0, objective_sense="maximize",
+            objective_checked=True),  # claims no optimum
+        row("x/c", "claims", "optimal", True, objective=3.0, objective_sense="minimize", objective_checked=None),
+        row("x/c", "other", "optimal", True, objective=5.0, objective_sense="minimize", objective_checked=None),
     ])
     reasons = tables.wrong_answers(frame).tolist()
-    assert reasons[1] == "claims the optimum 5, but good / f found a checked solution with objective 4"
-    assert reasons[5] == "claims the optimum 6, but good / f found a checked solution with objective 7"
-    assert [reasons[k] for k in (0, 2, 3, 4, 6)] == [None] * 5
+    assert reasons[1] == "claims the optimum 5, but good / f found a solution whose checked objective is 4"
+    assert reasons[3] == "claims the optimum 9, but good / f found a solution whose checked objective is 4"
+    assert reasons[5] == "claims the optimum 6, but good / f found a solution whose checked objective is 7"
+    assert [reasons[k] for k in (0, 2, 4, 6, 7, 8)] == [None] * 6
     assert tables.summary(frame).set_index("solver").loc["bad", "wrong_answers"] == 2
 
 
@@ -165,7 +172,7 @@ def test_a_checked_placement_heavier_than_the_known_maximum_is_a_data_problem(qu
     assert tables.solved(runs).to_dict() == {"cbc": False, "highs": True}
     assert tables.known_agreement(runs).to_dict() == {"cbc": None, "highs": None}  # the known optimum judges no run
     assert tables.wrong_answers(runs).to_dict() == {
-        "cbc": "claims the optimum 15, but highs / rows found a checked solution with objective 20", "highs": None}
+        "cbc": "claims the optimum 15, but highs / rows found a solution whose checked objective is 20", "highs": None}
     assert tables.data_problems(runs)["problem"].tolist() == [
         f"{data}: field 'known.objective' states the optimum 15, but highs / rows found a checked solution with the "
         "larger objective 20"]

@@ -7,12 +7,14 @@ The known answer is the data file's ``known:`` (``solvable``, ``solutions: 0`` f
 Each figure carries its source, a file and a field, for messages.
 
 A checked solution is a certificate: a solution the checker passed on an instance known to
-have none, one strictly better than the known optimum (by the run's objective sense, beyond
-`OBJECTIVE_TOLERANCE`), or a count that found more distinct checked solutions than known,
-proves the known figure wrong. That is a data problem, not a wrong run. An answer that
-proves nothing (infeasible where a solution is known, an optimum worse than the known one,
-a complete count below it) disagrees with the known answer: one of the two is wrong, and
-the run's answer is the one without a proof.
+have none, one whose objective, recomputed by the family's objective hook, is strictly better
+than the known optimum (by the run's objective sense, beyond `OBJECTIVE_TOLERANCE`), or a
+count that found more distinct checked solutions than known, proves the known figure wrong.
+That is a data problem, not a wrong run. An objective nobody checked (a family without an
+objective hook: the solver's claim) proves nothing. An answer that proves nothing (infeasible
+where a solution is known, an optimum worse or, unchecked, better than the known one, a
+complete count below it) disagrees with the known answer: one of the two is wrong, and the
+run's answer is the one without a proof.
 """
 
 from __future__ import annotations
@@ -167,11 +169,13 @@ def close(objective: float, known: float) -> bool:
     return abs(objective - known) <= OBJECTIVE_TOLERANCE * max(1.0, abs(known))
 
 
-def judge(known: Known, status: str | None, checked: bool, objective: float | None, sense: str | None) -> list[Verdict]:
+def judge(known: Known, status: str | None, checked: bool, objective: float | None, sense: str | None,
+          objective_checked: bool = False) -> list[Verdict]:
     """The run's answer against each known figure. Only a solution the checker passed
-    (`checked`) can be a certificate, whatever the run's status; otherwise only answers are
-    judged: ``optimal`` (a solution, or the optimum) and ``infeasible`` (none). An optimal
-    run without an objective value is judged on solvability only."""
+    (`checked`) can be a certificate, whatever the run's status, and against the known optimum
+    only if its objective was recomputed by the family's hook (`objective_checked`); otherwise
+    only answers are judged: ``optimal`` (a solution, or the optimum) and ``infeasible``
+    (none). An optimal run without an objective value is judged on solvability only."""
     verdicts = []
     objective = _number(objective)
     if known.solvable is not None:
@@ -181,7 +185,7 @@ def judge(known: Known, status: str | None, checked: bool, objective: float | No
             verdicts.append(Verdict("solvable", AGREE if (status == "optimal") == known.solvable else MISMATCH))
     target = _number(known.objective)
     if not math.isnan(target):
-        if (checked and sense in ("minimize", "maximize") and not math.isnan(objective)
+        if (checked and objective_checked and sense in ("minimize", "maximize") and not math.isnan(objective)
                 and better(objective, target, sense)):
             verdicts.append(Verdict("objective", CERTIFICATE))
         elif status == "infeasible":
@@ -211,9 +215,16 @@ def better_solution(objective: float, sense: str | None) -> str:
     return f"a checked solution with the {'smaller' if sense == 'minimize' else 'larger'} objective {_number(objective):g}"
 
 
-def run_claim(status: str | None, objective: float | None) -> str:
-    """What a run's answer says, in words: "says infeasible", "claims the optimum 15"."""
-    return "says infeasible" if status == "infeasible" else f"claims the optimum {_number(objective):g}"
+def run_claim(status: str | None, objective: float | None, objective_checked: bool | None = None) -> str:
+    """What a run's answer says, in words: "says infeasible", "claims the optimum 15", and
+    where its objective was not checked, "claims the optimum 15 (the solver's claim: ...)"."""
+    if status == "infeasible":
+        return "says infeasible"
+    return f"claims the optimum {_number(objective):g}" + ("" if objective_checked else f" ({UNCHECKED_OBJECTIVE})")
+
+
+UNCHECKED_OBJECTIVE = "the solver's claim: the family has no objective hook to check it"
+"""What an objective nobody recomputed is, in words."""
 
 
 # --- a count against it ---------------------------------------------------------------------------

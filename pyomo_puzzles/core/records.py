@@ -77,6 +77,7 @@ class RunRecord:
     status: str = "error"
     objective: float | None = None
     objective_sense: str | None = None
+    objective_checked: bool | None = None
     bound: float | None = None
     wall_time: float | None = None
     load_time: float | None = None
@@ -182,6 +183,12 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                             "description": "whether the model minimises or maximises its objective (null: the "
                             "run built no model); a claimed optimum worse than another run's checked solution of "
                             "the same formulation is a wrong answer"},
+        "objective_checked": {
+            "type": ["boolean", "null"],
+            "description": "true: the family's objective hook, applied to the checked solution alone, gives "
+            "'objective' (within core.checking.OBJECTIVE_CHECK_TOLERANCE); false: it does not, and the run is an "
+            "error naming both values; null: not checked (no solution, or a family without an objective hook: "
+            "'objective' is then the solver's claim, and no known answer or other run is judged by it)"},
         "bound": {"type": ["number", "null"], "description": "best proven objective bound"},
         "wall_time": {"type": ["number", "null"], "description": "whole run: build, solve, decode, check"},
         "load_time": {"type": ["number", "null"],

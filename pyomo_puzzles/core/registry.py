@@ -152,6 +152,10 @@ class Family:
     known_objective: Callable[[Any], float | None] = lambda spec: None
     """The instance's optimal objective if its data file states one under another name
     (rubik: the scramble's distance), for the reports' known-answer check."""
+    objective: Callable[[Any, Solution], float] | None = None
+    """The puzzle's objective of a solution, computed from the solution alone (plain Python,
+    as the checker): every run's objective is checked against it (`core.checking`). None: a
+    run's objective is the solver's claim, and no known answer or other run is judged by it."""
     design: Callable[..., dict] | None = None
     """Puzzle-design questions: design(question=..., distinct=..., solver=...) -> report."""
     variants: Callable[[Any, Solution], int] = field(default=lambda spec, solution: 1)
@@ -215,7 +219,7 @@ class PluginError(UserError):
 
 
 _FAMILY_HOOKS = {"load": 2, "check": 2, "solution_key": 1, "symmetry_images": 2, "draw": 3, "describe": 1,
-                 "size": 1, "known_objective": 1, "variants": 2, "corruptions": 2}
+                 "size": 1, "known_objective": 1, "objective": 2, "variants": 2, "corruptions": 2}
 """Each hook and the number of positional arguments it is called with."""
 _FORMULATION_HOOKS = {"build_model": 0, "model_data": 1, "decode": 2, "solution_vars": 3, "applies_to": 1,
                       "partitions": 2, "prepare_enumeration": (2, 3), "stages": 1}

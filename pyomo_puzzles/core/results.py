@@ -113,9 +113,10 @@ def _digest(*parts: bytes) -> str:
     return digest.hexdigest()[:16]
 
 
-FAMILY_HOOKS = ("load", "check", "solution_key", "symmetry_images", "variants", "known_objective")
+FAMILY_HOOKS = ("load", "check", "objective", "solution_key", "symmetry_images", "variants", "known_objective")
 """The family's hooks its records depend on: how an instance is read, the checker's verdict,
-which solutions are one, their symmetries and variants (counts), the known optimum. Its
+the checked objective, which solutions are one, their symmetries and variants (counts), the
+known optimum. Its
 pictures, sizes and descriptions are in no record."""
 
 COUNT_SETTINGS = ("up_to_symmetry", "time_limit")
@@ -323,7 +324,8 @@ COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation",
            "status", "checked", "killed", "wall_time", "load_time", "startup_time", "build_time", "generate_time",
            "compile_time", "call_time", "solver_time", "solver_clock", "decode_time", "check_time", "cpu_time",
            "nodes", "models", "matrix_digest",
-           "presolved_variables", "presolved_rows", "presolved_nonzeros", "objective", "objective_sense", "bound",
+           "presolved_variables", "presolved_rows", "presolved_nonzeros", "objective", "objective_sense",
+           "objective_checked", "bound",
            "gap", "root_bound", "root_gap_closed", "progress_source", "primal_dual_integral", "primal_integral",
            "peak_memory_mb", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",
            "size", "size_label", "known_solvable", "known_objective", "known_solvable_from", "known_objective_from")

@@ -128,7 +128,7 @@ def shifted_geometric_mean(times: Iterable[float], shift: float = SHIFT_SECONDS)
 
 
 _KNOWN_COLUMNS = ("instance", "solver", "formulation", "status", "checked", "objective", "objective_sense",
-                  "known_solvable", "known_objective", "known_solvable_from", "known_objective_from")
+                  "objective_checked", "known_solvable", "known_objective", "known_solvable_from", "known_objective_from")
 
 
 def _known_rows(runs: pd.DataFrame) -> list[dict]:
@@ -150,7 +150,7 @@ def _text(value) -> str | None:
 
 def _judge(row: dict) -> list[known_answers.Verdict]:
     return known_answers.judge(_known(row), row["status"], _is_true(row["checked"]), row["objective"],
-                               row["objective_sense"])
+                               row["objective_sense"], _is_true(row["objective_checked"]))
 
 
 def _instance_key(row: dict, index) -> object:
@@ -235,21 +235,23 @@ def _contradictions(runs: pd.DataFrame) -> pd.Series:
     return pd.Series(found, index=runs.index, dtype=object)
 
 
-def _best_checked(runs: pd.DataFrame, checked: pd.Series) -> dict[tuple, tuple[float, str]]:
-    """Per (instance, formulation): the best objective of a checked solution, by the runs'
-    objective sense, and the run that found it."""
-    best: dict[tuple, tuple[float, str]] = {}
+def _best_checked(runs: pd.DataFrame, checked: pd.Series) -> dict[object, tuple[float, str]]:
+    """Per instance: the best objective of a checked solution whose objective the family's
+    hook recomputed (`objective_checked`: the puzzle's objective, whatever the formulation),
+    by the runs' objective sense, and the run that found it. An objective nobody checked is
+    no evidence against another run."""
+    best: dict[object, tuple[float, str]] = {}
+    verified = checked & _column(runs, "objective_checked").map(_is_true).astype(bool)
     frame = pd.DataFrame({"instance": _column(runs, "instance"), "formulation": _column(runs, "formulation"),
                           "solver": _column(runs, "solver"), "objective": _column(runs, "objective").map(_number),
-                          "sense": _column(runs, "objective_sense")}, index=runs.index)[checked]
+                          "sense": _column(runs, "objective_sense")}, index=runs.index)[verified]
     for row in frame.itertuples():
         if row.sense not in ("minimize", "maximize") or math.isnan(row.objective):
             continue
-        key = (row.instance, row.formulation)
-        better = key not in best or (row.objective < best[key][0] if row.sense == "minimize"
-                                     else row.objective > best[key][0])
+        better = row.instance not in best or (row.objective < best[row.instance][0] if row.sense == "minimize"
+                                              else row.objective > best[row.instance][0])
         if better:
-            best[key] = (row.objective, f"{row.solver} / {row.formulation}")
+            best[row.instance] = (row.objective, f"{row.solver} / {row.formulation}")
     return best
 
 
@@ -265,9 +267,10 @@ def wrong_answers(runs: pd.DataFrame) -> pd.Series:
     (`known_agreement` says "mismatch"; the reason names the file and field of the known
     figure), when it says ``infeasible`` for an instance on which another run found a
     solution that passed the independent checker, or when it claims an optimum worse (by
-    its ``objective_sense``, beyond 1e-6 relative) than a checked solution another run of
-    the same formulation found. A known figure that a checked solution proves wrong judges
-    no run (`data_problems`): the run with that solution is right."""
+    its ``objective_sense``, beyond 1e-6 relative) than the checked objective of a solution
+    another run found (`objective_checked`: the family's objective hook recomputed it, so
+    runs of every formulation of the instance are compared). A known figure that a checked
+    solution proves wrong judges no run (`data_problems`): the run with that solution is right."""
     status = _column(runs, "status").astype(object)
     checked = _column(runs, "checked").map(_is_true).astype(bool)
     instance = _column(runs, "instance").astype(object)
@@ -282,7 +285,7 @@ def wrong_answers(runs: pd.DataFrame) -> pd.Series:
     contradicted = _contradictions(runs)
     reasons = []
     for index in runs.index:
-        better = best.get((instance[index], formulation[index]))
+        better = best.get(instance[index])
         if contradicted[index] is not None:
             where = f" ({contradicted[index]})" if contradicted[index] else ""
             reasons.append(f"contradicts the instance's known answer{where}")
@@ -290,8 +293,8 @@ def wrong_answers(runs: pd.DataFrame) -> pd.Series:
             reasons.append(f"says infeasible, but {finders[instance[index]]} found a solution the checker passed")
         elif (status[index] == "optimal" and better is not None and not math.isnan(objective[index])
               and _worse(objective[index], better[0], sense[index])):
-            reasons.append(f"claims the optimum {objective[index]:g}, but {better[1]} found a checked solution "
-                           f"with objective {better[0]:g}")
+            reasons.append(f"claims the optimum {objective[index]:g}, but {better[1]} found a solution whose "
+                           f"checked objective is {better[0]:g}")
         else:
             reasons.append(None)
     return pd.Series(reasons, index=runs.index, dtype=object)

@@ -32,6 +32,7 @@ FAMILY = register(Family(
     },
     default_formulation="projections",
     check=checker.check,
+    objective=checker.moves_made,
     solution_key=lambda solution: tuple(solution["moves"]),
     symmetry_images=lambda spec, solution: [solution],
     draw=_draw,

@@ -66,6 +66,12 @@ def length(moves: list[str], metric: str) -> int:
     return sum(2 if metric == "qtm" and m.endswith("2") else 1 for m in moves)
 
 
+def moves_made(spec, solution: dict) -> int:
+    """The objective of a checked solution (the family's objective hook): its moves counted in
+    the instance's metric (a half turn is two quarter turns in the quarter-turn metric)."""
+    return length(solution["moves"], spec.metric)
+
+
 def check(spec, solution: dict) -> list[str]:
     if not isinstance(solution, dict) or not isinstance(solution.get("moves"), list):
         return ["solution must be a mapping with a list 'moves'"]

@@ -35,6 +35,7 @@ FAMILY = register(Family(
     },
     default_formulation="rlt",
     check=checker.check,
+    objective=checker.faces_repainted,
     draw=_draw,
     generators=generate.GENERATORS,
     size=lambda s: (s.n, f"cubes to repaint for {'+'.join(s.towers)} towers"),

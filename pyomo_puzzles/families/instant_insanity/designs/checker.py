@@ -62,8 +62,16 @@ def check(spec: DesignSpec, solution: dict) -> list[str]:
         shape, sides = _tower_sides(spec, cubes, kind, towers[kind])
         errors += shape or [f"the {kind} tower: {problem}" for problem in side_problems(spec.colours, kind, sides)]
     if spec.repaint:
-        repainted = sum(a != b for cube, given in zip(cubes, spec.start) for a, b in zip(cube, given))
+        repainted = faces_repainted(spec, solution)
         if solution.get("repainted") != repainted:
             errors.append(f"repainted is {solution.get('repainted')!r}, but {repainted} faces differ "
                           "from the starting set")
     return errors
+
+
+def faces_repainted(spec: DesignSpec, solution: dict) -> int:
+    """The objective of a checked solution (the family's objective hook): the faces whose colour
+    differs from the starting set's (0 when the set is designed from nothing)."""
+    if not spec.repaint:
+        return 0
+    return sum(a != b for cube, given in zip(solution["cubes"], spec.start) for a, b in zip(cube, given))

@@ -10,7 +10,7 @@ Its hooks take every route a plugin author can take: a formulation, a `prepare_e
 hook written to the contract's sentence (it keeps one solution per orbit: the first row's
 queen in the left half of the board), the square's symmetries, a dancing-links reference
 method whose diagonals are secondary items and that refuses weighted boards, a generator
-with the contract's signature, a size hook that has no size for weighted boards (one of which
+with the contract's signature, an objective hook (the queens' weight), a size hook that has no size for weighted boards (one of which
 is in its benchmark-library catalogue), and an indexed parameter that is empty on an
 unweighted board.
 """
@@ -134,6 +134,11 @@ def check(board: Board, solution) -> list[str]:
     return problems
 
 
+def weight(board: Board, solution: dict) -> int:
+    """The objective of a checked placement: the weights of the queens' cells (0 unweighted)."""
+    return sum(board.weights.get((r, c), 0) for r, c in solution["queens"])
+
+
 def symmetry_images(board: Board, solution: dict) -> list[dict]:
     """The images under the square's 8 symmetries (4 rotations, each also mirrored)."""
     last = board.n - 1
@@ -187,6 +192,7 @@ FAMILY = register(Family(
                                       solution_vars=solution_vars, partitions=partitions,
                                       prepare_enumeration=prepare_enumeration)},
     check=check,
+    objective=weight,
     solution_key=solution_key,
     symmetry_images=symmetry_images,
     reference_solvers={"dlx": exact_cover.reference_solver(cover_options, cover_decode, secondary=diagonals,

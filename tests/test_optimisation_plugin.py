@@ -1,0 +1,181 @@
+"""A formulation comparison on an optimisation puzzle written as a plugin (issue 56): the
+Golomb-ruler test plugin (`tests/plugins/golomb`), its two formulations, and formulation
+files a user could write beside them.
+
+Ground truth, independent of integer programming (OEIS A003022 and A036501, and the brute
+force `optimal_rulers` below): the shortest Golomb ruler with 4 marks has length 6, with 5
+marks 11, with 6 marks 17; the optimal rulers of 5 marks are [0, 1, 4, 9, 11] and
+[0, 2, 7, 8, 11] and their mirror images (4 in all, 2 up to mirror).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from conftest import GOLOMB_PLUGIN, solver_params
+from pyomo_puzzles import api, cli, jobs
+from pyomo_puzzles.core import registry, solvers
+from pyomo_puzzles.core.files import write_json_atomic
+from pyomo_puzzles.core.results import Run, folder_runs
+from pyomo_puzzles.report import tables
+
+DETACHED = f"{GOLOMB_PLUGIN / 'detached_length.py'}:detached"
+"""A formulation file whose objective only has to reach the first half of the ruler's marks."""
+
+SHORTEST = {4: 6, 5: 11, 6: 17}
+"""The shortest Golomb ruler by number of marks (OEIS A003022)."""
+
+GAPS_OF_TWO = '''\
+"""Golomb rulers by positions, over-restricted: no two marks one apart (a modelling slip that
+loses every optimal ruler of 5 marks, whose objective is still the ruler's length)."""
+import pyomo.environ as pyo
+from pyomo_puzzles_golomb import positions_data as model_data, positions_decode as decode, positions_model
+
+FAMILY = "golomb"
+
+
+def build_model():
+    model = positions_model()
+
+    @model.Constraint(model.MARK)
+    def gaps_of_two(m, i):
+        return m.x[i] >= m.x[i - 1] + 2 if i > 1 else pyo.Constraint.Skip
+
+    return model
+'''
+
+
+def ruler_length(solution: dict) -> int:
+    """The test's own length of a ruler (not the plugin's hook)."""
+    return max(solution["marks"]) - min(solution["marks"])
+
+
+def is_golomb_ruler(marks: list[int]) -> bool:
+    differences = [b - a for a, b in combinations(sorted(marks), 2)]
+    return len(set(marks)) == len(marks) and len(set(differences)) == len(differences)
+
+
+def optimal_rulers(marks: int, longest: int) -> list[tuple[int, ...]]:
+    """Every shortest Golomb ruler with `marks` marks (0 first), by brute force over rulers of
+    increasing length."""
+    for length in range(marks - 1, longest + 1):
+        found = [(0, *middle, length) for middle in combinations(range(1, length), marks - 2)
+                 if is_golomb_ruler([0, *middle, length])]
+        if found:
+            return found
+    return []
+
+
+def test_the_brute_force_agrees_with_the_published_figures() -> None:
+    assert {n: len(optimal_rulers(n, 20)[0]) - 1 for n in (4, 5, 6)} == {4: 4 - 1, 5: 5 - 1, 6: 6 - 1}
+    assert {n: optimal_rulers(n, 20)[0][-1] for n in (4, 5, 6)} == SHORTEST
+    assert sorted(optimal_rulers(5, 20)) == [(0, 1, 4, 9, 11), (0, 2, 7, 8, 11), (0, 2, 7, 10, 11),
+                                             (0, 3, 4, 9, 11)]
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture
+def hookless(golomb, monkeypatch):
+    """The Golomb family as a user would have written it without an objective hook."""
+    family = dataclasses.replace(golomb.FAMILY, objective=None)
+    monkeypatch.setitem(registry._FAMILIES, "golomb", family)
+    return family
+
+
+# --- 1. the objective of a checked solution is checked ---------------------------------------------
+
+@pytest.mark.parametrize("solver", solver_params(solvers.names()))
+def test_a_wrong_objective_is_an_error_naming_both_values_on_every_solver(golomb, solver) -> None:
+    record = api.solve("golomb/marks_05", DETACHED, solver, isolate=False)
+    assert record.checked is True and is_golomb_ruler(record.solution["marks"])  # a feasible ruler ...
+    length = ruler_length(record.solution)
+    assert length >= SHORTEST[5] and record.objective < length  # ... whose objective is not its length
+    assert record.status == "error" and record.objective_checked is False
+    assert f"objective {record.objective:g}" in record.message and f"gives {length}" in record.message
+
+
+def test_a_right_objective_is_checked(golomb) -> None:
+    for formulation in ("positions", "grid"):
+        record = api.solve("golomb/marks_05", formulation, "highs", isolate=False)
+        assert (record.status, record.objective, record.objective_checked) == ("optimal", SHORTEST[5], True)
+        assert ruler_length(record.solution) == SHORTEST[5]
+
+
+def test_the_shipped_families_with_objectives_check_them() -> None:
+    """Rubik: the moves in the metric (the scramble's distance, 7 half turns); Instant Insanity
+    design: the faces repainted (the Parker Brothers set needs 3 to stack both towers)."""
+    rubik = api.solve("rubik/htm_depth_07", "projections", "highs", isolate=False)
+    assert (rubik.status, rubik.objective, rubik.objective_checked) == ("optimal", 7, True)
+    assert len(rubik.solution["moves"]) == 7
+    name = "instant_insanity_design/parker_brothers_repainted"
+    design = api.solve(name, None, "highs", isolate=False)
+    assert (design.status, design.objective_checked) == ("optimal", True) and design.objective == pytest.approx(3)
+    start = api.load(name).raw["cubes"]
+    assert sum(a != b for cube, given in zip(design.solution["cubes"], start) for a, b in zip(cube, given)) == 3
+
+
+def test_a_wrong_objective_is_an_error_in_the_pipeline_and_judges_no_other_run(golomb, tmp_path) -> None:
+    """The runs as the pipeline's batch makes them: the wrong objective is an error, no data
+    problem is declared, and the right formulations agree with the known optimum."""
+    results = str(tmp_path / "results")
+    settings = {"time_limit": 60, "threads": 1}
+    for formulation in ("grid", "positions", DETACHED):
+        cell = Run("golomb/marks_05", formulation, "highs", 1)
+        write_json_atomic(cell.record_path(results), jobs.run_one(cell, results, settings).to_dict())
+    runs = folder_runs(tmp_path / "results").set_index("formulation")
+    assert runs.loc["detached", "status"] == "error" and not runs.loc["detached", "objective_checked"]
+    assert tables.data_problems(runs.reset_index()).empty
+    agreement = tables.known_agreement(runs.reset_index()).set_axis(runs.index)
+    assert agreement["grid"] == agreement["positions"] == "agree"
+    assert tables.solved(runs.reset_index()).set_axis(runs.index).to_dict() == {
+        "grid": True, "positions": True, "detached": False}
+
+
+def test_without_the_hook_an_objective_is_the_solvers_claim_and_proves_nothing(hookless, tmp_path, capsys) -> None:
+    """On 3f1b691 this declared a data problem ("the known answer 11 is wrong"), exit 0."""
+    record = api.solve("golomb/marks_05", DETACHED, "highs", isolate=False)
+    assert record.status == "optimal" and record.objective_checked is None and record.objective < SHORTEST[5]
+    assert cli.main(["solve", "golomb/marks_05", "-f", DETACHED, "-s", "highs"]) == 1
+    out = capsys.readouterr().out
+    assert "data problem" not in out
+    assert f"objective {record.objective:g} (the solver's claim" in out
+    assert "DISAGREES with the known answer" in out and "(the solver's claim" in out.splitlines()[1]
+
+    results = str(tmp_path / "results")
+    for formulation in ("grid", DETACHED):
+        cell = Run("golomb/marks_05", formulation, "highs", 1)
+        write_json_atomic(cell.record_path(results), jobs.run_one(cell, results, {"time_limit": 60}).to_dict())
+    runs = folder_runs(tmp_path / "results")
+    by_formulation = dict(zip(runs["formulation"], tables.wrong_answers(runs)))
+    assert tables.data_problems(runs).empty
+    assert by_formulation["grid"] is None
+    assert by_formulation["detached"].startswith("contradicts the instance's known answer")
+    assert dict(zip(runs["formulation"], tables.solved(runs))) == {"grid": True, "detached": False}
+
+
+def test_wrong_answers_are_compared_across_formulations_on_the_checked_objective(golomb, tmp_path) -> None:
+    """No known answer: the over-restricted formulation's optimum (a ruler with no gap of one,
+    longer than 11) is wrong against grid's checked 11. On 3f1b691 the two were different
+    formulations, compared with nothing."""
+    data = _write(tmp_path, "five.yaml", "puzzle: golomb\nmarks: 5\nmax_length: 16\n")
+    restricted = f"{_write(tmp_path, 'gaps_of_two.py', GAPS_OF_TWO)}:gaps_of_two"
+    results = tmp_path / "results"
+    for formulation in ("grid", restricted):
+        cell = Run("golomb/five", formulation, "highs", 1, source=str(data))
+        write_json_atomic(cell.record_path(str(results)), jobs.run_one(cell, str(results), {"time_limit": 60}).to_dict())
+    write_json_atomic(results / "batches" / "batch0.json", {"records": [], "sources": {"golomb/five": str(data)}})
+    runs = folder_runs(results)
+    claims = dict(zip(runs["formulation"], runs["objective"]))
+    assert claims["grid"] == SHORTEST[5] and claims["gaps_of_two"] > SHORTEST[5]
+    reasons = dict(zip(runs["formulation"], tables.wrong_answers(runs)))
+    assert reasons == {"grid": None, "gaps_of_two": f"claims the optimum {claims['gaps_of_two']:g}, but highs / grid "
+                                                    f"found a solution whose checked objective is {SHORTEST[5]}"}
