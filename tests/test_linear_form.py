@@ -56,14 +56,52 @@ def test_hand_model_optimum_on_both_paths():
     assert compiled.maximise and compiled.cost.tolist() == [1, 2, 0] and compiled.offset == 3
 
 
-def test_named_expressions_fall_back_to_the_compiler():
+def _same_rows(fast, compiled) -> None:
+    """The two forms state the same rows (the compiler may order columns and drop empty rows)."""
+    by_name = {v.name: i for i, v in enumerate(compiled.columns)}
+    order = [by_name[v.name] for v in fast.columns]
+    assert len(order) == len(compiled.columns)
+
+    def rows(form, matrix):
+        return sorted((tuple(r), lo, hi) for r, lo, hi in zip(matrix.tolist(), form.row_lower, form.row_upper)
+                      if any(r))
+    assert rows(fast, dense(fast)) == rows(compiled, dense(compiled)[:, order])
+    assert fast.integer.tolist() == compiled.integer[order].tolist()
+
+
+def test_named_expressions_products_and_quotients_are_read_as_the_compiler_reads_them():
+    """Rows that are not flat sums: a named expression, a constant times a difference of
+    differences, a quotient by a Param, and a product with a fixed variable (read by Pyomo's
+    linear walker). Before issue 56 they went to Pyomo's compiler, whose first use imports
+    scipy (0.5 s of the first run of every process)."""
     m = hand_model()
     m.e = pyo.Expression(expr=m.y + m.z)
     m.c3.deactivate()
-    m.c5 = pyo.Constraint(expr=m.e <= 3)
-    assert read_linear_form(m) is None
+    m.c5 = pyo.Constraint(expr=m.e <= 3)                                          # y + z <= 3
+    m.c6 = pyo.Constraint(expr=(m.x - m.y) - (m.z - m.y) >= -m.p * (1 - m.x))   # x - z >= -2 + 2x
+    m.c7 = pyo.Constraint(expr=(m.y + m.z) / m.p <= 2)                           # y + z <= 4
+    m.c8 = pyo.Constraint(expr=m.w * m.y <= 7)                                   # 2y <= 7 (w fixed at 2)
+    fast = read_linear_form(m)
+    assert fast is not None
+    _same_rows(fast, _compiled_linear_form(m))
     outcome = SolverSession("highs", m).solve()
-    assert outcome.status == "optimal" and outcome.objective == pytest.approx(11)  # y = 3
+    assert outcome.status == "optimal" and outcome.objective == pytest.approx(11)  # x = 2, y = 3
+
+
+def test_a_nonlinear_row_is_left_to_the_compiler():
+    m = hand_model()
+    m.c9 = pyo.Constraint(expr=m.x * m.y <= 7)
+    assert read_linear_form(m) is None
+
+
+@pytest.mark.parametrize("name, formulation", [
+    ("rubik/qtm_depth_01", "seed"),                # 5 * (1 - m): a constant times a sum
+    ("instant_insanity_design/design_q2", "rlt"),
+])
+def test_shipped_rows_that_are_not_flat_sums_are_read_as_the_compiler_reads_them(name, formulation):
+    instance = instances.load(name)
+    model = models.build_model(instance, models.choose_formulation(instance, formulation))
+    _same_rows(read_linear_form(model), _compiled_linear_form(model))
 
 
 @pytest.mark.parametrize("name, formulation", [

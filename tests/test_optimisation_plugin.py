@@ -11,14 +11,19 @@ marks 11, with 6 marks 17; the optimal rulers of 5 marks are [0, 1, 4, 9, 11] an
 from __future__ import annotations
 
 import dataclasses
+import json
+import subprocess
+import sys
 from itertools import combinations
 from pathlib import Path
 
 import pytest
 
-from conftest import GOLOMB_PLUGIN, solver_params
+from conftest import GOLOMB_PLUGIN, golomb_env, run_cli, solver_params
 from pyomo_puzzles import api, cli, jobs
 from pyomo_puzzles.core import registry, solvers
+from pyomo_puzzles.core.linear_form import compiled_linear_form, form_digest, read_linear_form
+from pyomo_puzzles.core.records import RunSettings
 from pyomo_puzzles.core.files import write_json_atomic
 from pyomo_puzzles.core.results import Run, folder_runs
 from pyomo_puzzles.report import tables
@@ -179,3 +184,58 @@ def test_wrong_answers_are_compared_across_formulations_on_the_checked_objective
     reasons = dict(zip(runs["formulation"], tables.wrong_answers(runs)))
     assert reasons == {"grid": None, "gaps_of_two": f"claims the optimum {claims['gaps_of_two']:g}, but highs / grid "
                                                     f"found a solution whose checked objective is {SHORTEST[5]}"}
+
+
+# --- 2. a one-off cost of the process is paid before the run's clock -----------------------------
+
+FIRST_RUNS = """
+import json
+from pyomo_puzzles.core import run
+print(json.dumps([run.run("golomb/marks_05", "positions", "highs", 60, 1, isolate=True).compile_time
+                  for _ in range(2)]))
+"""
+
+
+def test_a_nested_expression_model_compiles_in_milliseconds_in_a_fresh_process(tmp_path) -> None:
+    """Two forked runs from a fresh process, as a pipeline batch makes them. On 3f1b691 each
+    took 0.55 s to compile (Pyomo's compiler, whose first use in a process imports scipy
+    through Pyomo's deferred imports; a forked run never inherited it): 83-93 % of a small
+    run's ranked time. Now a few milliseconds (benchmarks/first_model.py)."""
+    done = subprocess.run([sys.executable, "-c", FIRST_RUNS], env=golomb_env(), cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    first, second = json.loads(done.stdout.splitlines()[-1])
+    assert first < 0.1 and second < 0.1
+
+
+def test_the_nested_rows_are_read_as_pyomos_compiler_reads_them(golomb) -> None:
+    model = api.build("golomb/marks_06", "positions")
+    fast = read_linear_form(model)
+    assert fast is not None and form_digest(fast) == form_digest(compiled_linear_form(model))
+
+
+# --- 6. the time limit bounds the whole run -------------------------------------------------------
+
+def test_a_limit_used_up_by_compiling_leaves_the_solver_nothing(golomb) -> None:
+    left = iter([60.0, 0.0])  # what is left of the run's limit before and after compiling
+    outcome = solvers.solve_within("highs", api.build("golomb/marks_05", "positions"), RunSettings(),
+                                   lambda: next(left))
+    assert outcome.status == "time_limit" and not outcome.has_solution and "compiling" in outcome.message
+
+
+def test_the_solver_gets_what_compiling_left(golomb) -> None:
+    """Seven marks by positions take HiGHS about 2 s: a solver given 0.5 s of a run's 60 stops
+    at its limit."""
+    left = iter([60.0, 0.5])
+    outcome = solvers.solve_within("highs", api.build("golomb/marks_07", "positions"),
+                                   RunSettings(threads=1), lambda: next(left))
+    assert outcome.status == "time_limit" and outcome.solver_time < 1.0
+
+
+def test_the_time_limit_of_a_fresh_process_bounds_its_run(tmp_path) -> None:
+    """On 3f1b691 the limit did not cover compiling: -t 1 gave a run of 1.6 s (compile 0.55 s)."""
+    done = run_cli("solve", "golomb/marks_07", "-f", "positions", "-s", "highs", "-t", "1", "-o", tmp_path / "run.json",
+                   env=golomb_env())
+    record = json.loads((tmp_path / "run.json").read_text())
+    assert done.returncode == 1 and record["status"] == "time_limit"
+    assert record["load_time"] + record["wall_time"] < 1.0 + 0.3

@@ -6,10 +6,15 @@ small exact-cover models of this project that walk costs as much as the HiGHS so
 `pyomo_puzzles.core.expressions.total` hold each row as one `LinearExpression` whose
 terms are variables or (coefficient, variable) monomials, which can be read directly.
 
-`read_linear_form` does that (and reads nested sums, negations and constant multiples)
-and returns None for anything else (a nonlinear term, a variable-dependent coefficient,
-several objectives), so that the caller
-falls back to Pyomo's compiler. Columns come in the order the rows first use them
+`read_linear_form` does that (and reads nested sums, negations, constant multiples and
+quotients, and named expressions directly); a row it cannot read so (a product with a
+fixed variable, say) goes through Pyomo's linear walker (`pyomo.repn.linear`), one row at a
+time. It returns None only for a model that is not linear (or has several objectives), so
+that the caller falls back to Pyomo's standard-form compiler, which says what is wrong.
+That compiler is not the route of a linear model because its first use in a process imports
+scipy through Pyomo's deferred imports (scipy.stats and more: 0.5 s, charged to the first
+run of every process; the Golomb test plugin's `positions` rows, differences of differences
+and a Param times a sum, took that route). Columns come in the order the rows first use them
 (see `first_use_column_order` for why); variables used only in the objective
 follow; fixed variables are constants.
 """
@@ -22,8 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyomo.environ as pyo
 from pyomo.core.base.var import VarData
-from pyomo.core.expr.numeric_expr import (LinearExpression, MonomialTermExpression, NegationExpression,
-                                          SumExpression)
+from pyomo.core.expr.numeric_expr import (DivisionExpression, LinearExpression, MonomialTermExpression,
+                                          NegationExpression, ProductExpression, SumExpression)
 from pyomo.core.expr.relational_expr import EqualityExpression, InequalityExpression
 from pyomo.core.expr.numvalue import native_numeric_types
 from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
@@ -54,12 +59,35 @@ class _Unsupported(Exception):
     """The expression is not a flat linear sum; use Pyomo's compiler instead."""
 
 
-def _terms(expr) -> tuple[float, list]:
-    """(constant, [(coefficient, VarData), ...]) of a linear sum (nested sums, negations
-    and monomials with constant coefficients are read; anything else is unsupported)."""
+def _terms(expr, general: bool = True) -> tuple[float, list]:
+    """(constant, [(coefficient, VarData), ...]) of a linear expression: nested sums,
+    negations, monomials and products or quotients with constant factors are read directly;
+    anything else, with `general`, by Pyomo's linear walker (a fixed variable is then a
+    constant), and without it (a persistent session keeps fixed variables as columns) or
+    where the walker finds a nonlinear term, it is unsupported."""
     terms: list = []
-    constant = _collect(expr, 1.0, terms)
-    return constant, terms
+    try:
+        return _collect(expr, 1.0, terms), terms
+    except _Unsupported:
+        if not general:
+            raise
+    return _walked_terms(expr)
+
+
+def _walked_terms(expr) -> tuple[float, list]:
+    """`_terms` by Pyomo's linear walker (`pyomo.repn.linear`); a fresh walker per
+    expression, as its cache of named expressions is keyed by object ids."""
+    from pyomo.repn.linear import LinearRepnVisitor  # loaded with pyomo.environ; only the rare row needs it
+    from pyomo.repn.util import VarRecorder
+
+    variables: dict = {}
+    walked = LinearRepnVisitor({}, var_recorder=VarRecorder(variables, None)).walk_expression(expr)
+    if walked.nonlinear is not None or walked.multiplier.__class__ not in native_numeric_types:
+        raise _Unsupported
+    multiplier = float(walked.multiplier)
+    constant = pyo.value(walked.constant) * multiplier
+    return constant, [(pyo.value(coefficient) * multiplier, variables[key])
+                      for key, coefficient in walked.linear.items()]
 
 
 def _collect(expr, multiplier: float, terms: list) -> float:
@@ -83,7 +111,23 @@ def _collect(expr, multiplier: float, terms: list) -> float:
         return _collect(expr.args[0], -multiplier, terms)
     if not expr.is_potentially_variable():
         return multiplier * pyo.value(expr)
+    if kind is ProductExpression:  # a constant times a sum: 24 * (1 - y)
+        left, right = expr.args
+        if not _is_constant(left):
+            left, right = right, left
+        if _is_constant(left):
+            return _collect(right, multiplier * pyo.value(left), terms)
+    elif kind is DivisionExpression:
+        numerator, denominator = expr.args
+        if _is_constant(denominator):
+            return _collect(numerator, multiplier / pyo.value(denominator), terms)
+    elif expr.is_named_expression_type():  # a Pyomo Expression component
+        return _collect(expr.expr, multiplier, terms)
     raise _Unsupported
+
+
+def _is_constant(expr) -> bool:
+    return expr.__class__ in native_numeric_types or not expr.is_potentially_variable()
 
 
 def read_linear_form(model: pyo.ConcreteModel, keep_fixed: bool = False) -> LinearForm | None:
@@ -111,12 +155,12 @@ def _read(model: pyo.ConcreteModel, keep_fixed: bool = False) -> LinearForm:
             body, bound = expr.args
             if body.__class__ is LinearExpression:
                 if bound.__class__ in native_numeric_types:
-                    constant = _append_terms(body, row_sizes, term_vars, term_coefs)
+                    constant = _append_terms(body, row_sizes, term_vars, term_coefs, not keep_fixed)
                     row_lower.append(bound - constant if kind is EqualityExpression else -INFINITY)
                     row_upper.append(bound - constant)
                     continue
                 if bound.__class__ is VarData:  # sum == y: y moved to the left
-                    constant = _append_terms(body, row_sizes, term_vars, term_coefs)
+                    constant = _append_terms(body, row_sizes, term_vars, term_coefs, not keep_fixed)
                     term_vars.append(bound)
                     term_coefs.append(-1.0)
                     row_sizes[-1] += 1
@@ -124,7 +168,7 @@ def _read(model: pyo.ConcreteModel, keep_fixed: bool = False) -> LinearForm:
                     row_upper.append(0.0 - constant)  # not -constant: -0.0 would change the digest
                     continue
         lower, body, upper = con.to_bounded_expression(evaluate_bounds=True)  # any other row
-        constant = _append_terms(body, row_sizes, term_vars, term_coefs)
+        constant = _append_terms(body, row_sizes, term_vars, term_coefs, general=not keep_fixed)
         row_lower.append(-INFINITY if lower is None else lower - constant)
         row_upper.append(INFINITY if upper is None else upper - constant)
     objectives = list(model.component_data_objects(pyo.Objective, active=True, descend_into=True))
@@ -132,7 +176,7 @@ def _read(model: pyo.ConcreteModel, keep_fixed: bool = False) -> LinearForm:
         raise _Unsupported
     offset, maximise = 0.0, False
     if objectives:
-        offset = _append_terms(objectives[0].expr, row_sizes, term_vars, term_coefs)
+        offset = _append_terms(objectives[0].expr, row_sizes, term_vars, term_coefs, general=not keep_fixed)
         maximise = objectives[0].sense == pyo.maximize
     term_rows = np.repeat(np.arange(len(row_sizes)), row_sizes)  # the objective is row len(row_lower)
     return _assemble(term_rows, term_vars, term_coefs, np.asarray(row_lower, dtype=float),
@@ -143,8 +187,9 @@ _VARIABLES = {VarData}
 _VARIABLES_AND_MONOMIALS = {VarData, MonomialTermExpression}
 
 
-def _append_terms(expr, row_sizes: list, term_vars: list, term_coefs: list) -> float:
-    """Append the terms of `expr` as the next row (its size to `row_sizes`); return its constant."""
+def _append_terms(expr, row_sizes: list, term_vars: list, term_coefs: list, general: bool = True) -> float:
+    """Append the terms of `expr` as the next row (its size to `row_sizes`); return its
+    constant (`general`: see `_terms`)."""
     if expr.__class__ is LinearExpression:
         args = expr.args
         kinds = set(map(type, args))
@@ -156,7 +201,7 @@ def _append_terms(expr, row_sizes: list, term_vars: list, term_coefs: list) -> f
         if kinds <= _VARIABLES_AND_MONOMIALS and _append_monomials(args, term_vars, term_coefs):
             row_sizes.append(len(args))
             return 0.0
-    constant, terms = _terms(expr)
+    constant, terms = _terms(expr, general)
     term_vars += [var for _, var in terms]
     term_coefs += [coefficient for coefficient, _ in terms]
     row_sizes.append(len(terms))
@@ -310,7 +355,7 @@ def rows_of(constraints: list, column_of: dict) -> Rows | None:
     try:
         for con in constraints:
             low, body, high = con.to_bounded_expression(evaluate_bounds=True)
-            constant, terms = _terms(body)
+            constant, terms = _terms(body, general=False)
             merged: dict[int, float] = {}
             for coefficient, var in terms:
                 column = column_of.get(id(var))
@@ -328,6 +373,25 @@ def rows_of(constraints: list, column_of: dict) -> Rows | None:
         return None
     return Rows(np.asarray(starts, dtype=np.int64), np.asarray(index, dtype=np.int64),
                 np.asarray(value, dtype=float), np.asarray(lower, dtype=float), np.asarray(upper, dtype=float))
+
+
+def _permuted_columns(form: LinearForm, rows: np.ndarray, cols: np.ndarray) -> tuple:
+    """The form's matrix (compressed columns) with new row i the old row ``rows[i]`` and new
+    column j the old column ``cols[j]``, row indices sorted within each column: numpy only
+    (scipy.sparse would cost the first permuted run of a process a 0.5 s import)."""
+    start = np.asarray(form.start, dtype=np.int64)
+    lengths = np.diff(start)[cols]
+    new_start = np.zeros(len(cols) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=new_start[1:])
+    # the old position of every entry, column by column in the new order
+    column_of_entry = np.repeat(np.arange(len(cols)), lengths)
+    offsets = np.arange(new_start[-1]) - new_start[column_of_entry]
+    taken = start[cols][column_of_entry] + offsets
+    new_row_of_old = np.empty(len(rows), dtype=np.int64)
+    new_row_of_old[rows] = np.arange(len(rows))
+    index = new_row_of_old[np.asarray(form.index, dtype=np.int64)[taken]]
+    order = np.lexsort((index, column_of_entry))
+    return new_start, index[order], np.asarray(form.value, dtype=float)[taken][order]
 
 
 def form_digest(form: LinearForm) -> str:
@@ -419,16 +483,12 @@ def permuted(form: LinearForm, number: int) -> tuple[LinearForm, np.ndarray, np.
     (permuted form, row order, column order): row i of the new form is row ``rows[i]`` of
     the old one, column j is column ``columns[j]``.
     """
-    import scipy.sparse as sp  # scipy: only a run with --permute pays for it
-
     generator = np.random.default_rng(number)
     n_rows, n_cols = len(form.row_lower), len(form.columns)
     rows, cols = generator.permutation(n_rows), generator.permutation(n_cols)
-    matrix = sp.csc_matrix((form.value, form.index, form.start), shape=(n_rows, n_cols))[rows][:, cols].tocsc()
-    matrix.sort_indices()
+    start, index, value = _permuted_columns(form, rows, cols)
     return LinearForm(
-        columns=[form.columns[j] for j in cols], start=matrix.indptr.astype(np.int64),
-        index=matrix.indices.astype(np.int64), value=matrix.data,
+        columns=[form.columns[j] for j in cols], start=start, index=index, value=value,
         cost=form.cost[cols], offset=form.offset, maximise=form.maximise,
         row_lower=form.row_lower[rows], row_upper=form.row_upper[rows],
         col_lower=form.col_lower[cols], col_upper=form.col_upper[cols], integer=form.integer[cols],

@@ -48,14 +48,14 @@ class PartResult:
 
 
 def solve_part(form: registry.Formulation, part, solve: Callable, time_left: Callable[[], float | None]) -> PartResult:
-    """Build, solve and decode one part; `solve(model, time_limit)` returns a solver outcome."""
+    """Build, solve and decode one part; `solve(model, time_left)` returns a solver outcome."""
     remaining = time_left()
     if remaining is not None and remaining <= 0:
         return PartResult("time_limit", "time limit reached between models", solved=False)
     built = time.perf_counter()
     model = instantiate(form, part)
     build_time = time.perf_counter() - built
-    outcome = solve(model, time_left())
+    outcome = solve(model, time_left)
     decoding = time.perf_counter()
     call_time = decoding - built - build_time - outcome.compile_time
     solution = form.decode(part, model) if outcome.has_solution else None
@@ -72,7 +72,7 @@ def solve_part(form: registry.Formulation, part, solve: Callable, time_left: Cal
 def solve_in_stages(record: RunRecord, instance: Instance, form: registry.Formulation, solve: Callable,
                     time_left: Callable[[], float | None], workers: int) -> None:
     """Solve the formulation's stages' parts until one has a solution, filling `record`; the
-    time limit (`time_left`) covers all of them. `solve(model, time_limit)` returns a solver
+    time limit (`time_left`) covers all of them. `solve(model, time_left)` returns a solver
     outcome; with `workers` above 1 the parts of a stage are solved in that many processes."""
     with collector_paused():
         _solve_in_stages(record, instance, form, solve, time_left, workers)

@@ -201,7 +201,7 @@ def _solve_once(record: RunRecord, instance: Instance, form: registry.Formulatio
     if left is not None and left <= 0:
         raise _OutOfTime("time limit reached while building the model")
     calling = time.perf_counter()
-    outcome = solvers.SolverSession(solver, model, settings.replace(time_limit=left)).solve()
+    outcome = solvers.solve_within(solver, model, settings, lambda: _left(settings, started))
     record.compile_time = outcome.compile_time
     record.call_time = time.perf_counter() - calling - outcome.compile_time
     record.models, record.matrix_digest = 1, outcome.matrix_digest
@@ -233,10 +233,11 @@ def _record_progress(record: RunRecord, outcome: solvers.SolveOutcome) -> None:
 
 
 def _session_maker(solver: str, settings: RunSettings) -> Callable:
-    """`solve(model, time_left)` for the parts of a staged formulation: with several workers,
-    each part's solver gets one thread (`core.parts`)."""
+    """`solve(model, time_left)` for the parts of a staged formulation (`time_left()`: what is
+    left of the run's limit, compiling included): with several workers, each part's solver
+    gets one thread (`core.parts`)."""
     per_part = settings if (settings.threads or 1) <= 1 else settings.replace(threads=1)
-    return lambda model, left: solvers.SolverSession(solver, model, per_part.replace(time_limit=left)).solve()
+    return lambda model, time_left: solvers.solve_within(solver, model, per_part, time_left)
 
 
 def _placeholder(source, loaded: dict, formulation: str | None, solver: str, settings: RunSettings) -> RunRecord:

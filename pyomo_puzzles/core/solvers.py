@@ -644,6 +644,21 @@ class SolverSession:
         return outcome
 
 
+def solve_within(name: str, model, settings: RunSettings, time_left: Callable[[], float | None]) -> SolveOutcome:
+    """One solve of `model` whose solver gets what is left of a run's time limit when it
+    starts (`time_left()`: seconds, None for no limit), compiling the matrix included: the
+    limit bounds the whole run. A limit that compiling used up is a ``time_limit`` outcome
+    with no solve (its `compile_time` kept)."""
+    session = SolverSession(name, model, settings.replace(time_limit=time_left()))
+    left = time_left()
+    if left is not None and left <= 0:
+        return SolveOutcome("time_limit", False, None, None, None, None, "time limit reached while compiling the model",
+                            matrix_digest=session.matrix_digest, compile_time=session.compile_time)
+    if left is not None:
+        session.time_limit = left
+    return session.solve()
+
+
 @dataclass
 class SolverInfo:
     """One line of `list`: name, availability, version or reason, and how settings pass."""
