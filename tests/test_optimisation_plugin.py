@@ -239,3 +239,33 @@ def test_the_time_limit_of_a_fresh_process_bounds_its_run(tmp_path) -> None:
     record = json.loads((tmp_path / "run.json").read_text())
     assert done.returncode == 1 and record["status"] == "time_limit"
     assert record["load_time"] + record["wall_time"] < 1.0 + 0.3
+
+
+# --- 4. a catalogue answer that contradicts the data file is refused -------------------------------
+
+def _catalogue_entry(objective: float) -> dict:
+    return {"name": "golomb/marks_05", "band": "easy", "times": {"highs/grid": 0.05},
+            "calibration": {"command": "by hand", "machine": "here", "solvers": {"highs": "HiGHS"}, "threads": 1,
+                            "time_limit": 60.0, "measure": "build_and_solve", "date": "2026-12-07"},
+            "answer": {"status": "optimal", "objective": objective}, "sources": ["highs/grid"]}
+
+
+@pytest.mark.parametrize("objective, refused", [(10, True), (11, False)])
+def test_a_catalogue_answer_against_the_data_files_known_answer_is_refused(golomb, monkeypatch, tmp_path, capsys,
+                                                                           objective, refused) -> None:
+    """marks_05's data file states the optimum 11; a catalogue stating 10 was accepted and
+    exported to the .solu file on 3f1b691."""
+    import yaml
+
+    catalogue = _write(tmp_path, "library.yaml", yaml.safe_dump({"instances": [_catalogue_entry(objective)]}))
+    monkeypatch.setitem(registry._FAMILIES, "golomb", dataclasses.replace(golomb.FAMILY, library=catalogue))
+    solu = tmp_path / "golomb.solu"
+    code = cli.main(["library", "--family", "golomb", "--solu", str(solu)])
+    captured = capsys.readouterr()
+    if not refused:
+        assert code == 0 and "=opt= golomb/marks_05 11" in solu.read_text()
+        return
+    assert code == 2 and not solu.exists()
+    line = captured.err.strip()
+    assert "\n" not in line and str(catalogue) in line and "instances[0].answer.objective" in line
+    assert "marks_05.yaml: field 'known.objective' states 11" in line

@@ -211,6 +211,8 @@ def read_catalogue(family: str, path: Path) -> tuple[Entry, ...]:
             raise DataError(path, f"{where}.answer.objective", "an optimal answer states its objective")
         question = item.get("question", "solve")
         _check_question(path, where, item, question, answer)
+        _check_against_the_data_file(path, where, answer, question, bool(item.get("up_to_symmetry", False)),
+                                     shipped[item["name"]])
         entry = Entry(family, item["name"], item["band"], dict(item["times"]), answer, tuple(item["sources"]),
                       item["calibration"], path, question, bool(item.get("up_to_symmetry", False)))
         measured = band_of(entry.best[1] if entry.best else None, item["calibration"]["time_limit"])
@@ -242,6 +244,38 @@ def _check_question(path: Path, where: str, item: dict, question: str, answer: A
     if counting and item["calibration"]["measure"] != "count":
         raise DataError(path, f"{where}.calibration.measure", "a counting entry is measured by the count's clock "
                         "(count)")
+
+
+def _check_against_the_data_file(path: Path, where: str, answer: Answer, question: str, up_to_symmetry: bool,
+                                 data_file: Path) -> None:
+    """A reference answer that contradicts what its instance's data file states in `known:`
+    is a `DataError` naming the catalogue's field and the data file's: one of the two is
+    wrong, and the library must not export either as a reference."""
+    from pyomo_puzzles.core import known as stated  # core.known reads the library: imported here, not above
+
+    figures = instances.read_data_file(data_file).get("known")
+    if question == "count":
+        count = stated.stated_count(figures, data_file, up_to_symmetry)
+        for field, mine, theirs, source in (("solutions", answer.solutions, count.solutions, count.solutions_from),
+                                            ("classes", answer.classes, count.classes, count.classes_from)):
+            if mine is not None and theirs is not None and mine != theirs:
+                raise DataError(path, f"{where}.answer.{field}", f"{mine}, but {source} states {theirs}")
+        return
+    solve = stated.stated_answer(figures, data_file)
+    if solve.solvable is not None and (answer.status == "optimal") != solve.solvable:
+        raise DataError(path, f"{where}.answer.status", f"{answer.status}, but {solve.solvable_from} states "
+                        + ("a solution" if solve.solvable else "no solution"))
+    if answer.status == "infeasible" and solve.objective is not None:
+        raise DataError(path, f"{where}.answer.status", f"infeasible, but {solve.objective_from} states the optimum "
+                        f"{_number(solve.objective)}")
+    if answer.status == "optimal" and solve.objective is not None and not stated.close(answer.objective,
+                                                                                       solve.objective):
+        raise DataError(path, f"{where}.answer.objective", f"{_number(answer.objective)}, but {solve.objective_from} "
+                        f"states {_number(solve.objective)}")
+    count = stated.stated_count(figures, data_file, False)
+    if answer.solutions is not None and count.solutions is not None and answer.solutions != count.solutions:
+        raise DataError(path, f"{where}.answer.solutions", f"{answer.solutions}, but {count.solutions_from} states "
+                        f"{count.solutions}")
 
 
 def library_entries(bands: list[str] | None = None, families: list[str] | None = None,

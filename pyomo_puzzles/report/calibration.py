@@ -17,7 +17,8 @@ open-source MIP solvers and the family's formulations, threads 1. For each insta
 * the methods: where `calibrate` is given the calibration's solvers, an instance outside the
   easy band is left out unless every one of them ran on every formulation that ran on it (one
   that did not run might have been quicker, and only the easiest band cannot be lowered);
-* the answer: ``optimal`` with the objective every checked optimal run agrees on, or
+* the answer: ``optimal`` with the objective every checked optimal run agrees on (each
+  source says "objective the solver's claim" where the family has no objective hook), or
   ``infeasible`` where runs proved it and none found a checked solution; an instance whose
   runs disagree is left out, with the reason;
 * the sources: the methods that gave the answer (each a solver and formulation, so two
@@ -121,7 +122,19 @@ def _answer(group: pd.DataFrame, solved: pd.Series) -> tuple[dict | None, list[s
     if high - low > tables.OBJECTIVE_TOLERANCE * max(1.0, abs(low)):
         return None, [], f"the optimal runs disagree on the objective ({low:g} to {high:g})"
     value = round(low) if abs(low - round(low)) <= tables.OBJECTIVE_TOLERANCE else low
-    return {"status": "optimal", "objective": value}, _methods(optimal, "checked optimal solution"), None
+    if not _unchecked_objectives(optimal):
+        return {"status": "optimal", "objective": value}, _methods(optimal, "checked optimal solution"), None
+    return ({"status": "optimal", "objective": value},
+            _methods(optimal, "checked optimal solution; objective the solver's claim"), None)
+
+
+def _unchecked_objectives(runs: pd.DataFrame) -> bool:
+    """Whether some run's objective is the solver's claim alone: a model with an objective (a
+    feasibility model's constant keeps no progress trace) and a family without the objective
+    hook that would have checked it (`objective_checked`)."""
+    column = runs["objective_checked"] if "objective_checked" in runs else pd.Series(None, index=runs.index)
+    traced = runs["progress_source"].notna() if "progress_source" in runs else pd.Series(False, index=runs.index)
+    return bool((traced & ~column.map(tables._is_true).astype(bool)).any())
 
 
 def _methods(runs: pd.DataFrame, what: str) -> list[str]:
