@@ -97,7 +97,7 @@ def count(instance: str | Path | Instance, formulation: str | None = None, solve
           up_to_symmetry: bool = False, time_limit: float | None = None, threads: int | None = 1,
           limit: int | None = None, keep_solutions: bool = False, split: int | None = None,
           seed: int | None = None, on_found: Callable[[int, int], None] | None = None,
-          method: str | None = None, symmetry: bool = True) -> CountResult:
+          method: str | None = None, symmetry: bool = True, every_feasible: bool = False) -> CountResult:
     """Enumerate and count the solutions (or, `up_to_symmetry`, the orbits) of an instance.
 
     `method`: ``nogood`` (no-good cuts: every solver) or ``native`` (the solver's own
@@ -105,7 +105,9 @@ def count(instance: str | Path | Instance, formulation: str | None = None, solve
     own); None: ``native`` for a reference method, else ``nogood``. The result names the
     method, the route it took and a digest of the set of solutions found. Counting all
     solutions goes through the instance's orbits where it can (`symmetry=False`: every
-    solution enumerated itself).
+    solution enumerated itself). On a model with an objective the count is of its optimal
+    solutions (the optimum proved first; ``counted`` and ``optimum`` say so); `every_feasible`
+    counts every feasible point, the objective ignored.
 
     The result's ``complete`` says whether the count is exhaustive; every solution found was
     checked. `keep_solutions` keeps one solution per orbit in ``representatives``. The time
@@ -126,7 +128,8 @@ def count(instance: str | Path | Instance, formulation: str | None = None, solve
     result = counting.count_solutions(loaded, formulation, solver, up_to_symmetry=up_to_symmetry,
                                       time_limit=time_limit, threads=threads, limit=limit,
                                       keep_solutions=keep_solutions, split=split, seed=seed, on_found=on_found,
-                                      started=started, method=method, symmetry=symmetry)
+                                      started=started, method=method, symmetry=symmetry,
+                                      every_feasible=every_feasible)
     result.startup_time = startup
     return result
 

@@ -262,20 +262,26 @@ def cmd_count(args: argparse.Namespace) -> int:
             args.instance, args.formulation, args.solver, up_to_symmetry=args.up_to_symmetry,
             time_limit=args.time_limit, threads=args.threads, limit=args.limit,
             keep_solutions=bool(args.output), split=args.split, seed=args.seed, method=args.method,
-            symmetry=not args.plain,
+            symmetry=not args.plain, every_feasible=args.every_feasible,
             on_found=lambda classes, total: (bar.update(1), bar.set_postfix(total=total)),
         )
     state = "complete" if result.complete else f"INCOMPLETE ({result.message or 'limit reached'})"
     variants = ""
     if result.solutions_with_variants != result.solutions:
         variants = f" ({result.solutions_with_variants} counting variants apart)"
+    kind = {"optimal": "optimal solution", "feasible": "feasible solution"}.get(result.counted, "solution")
     if args.up_to_symmetry:
-        group = f" (group of order {result.group_order})" if result.group_order else ""
-        print(f"{result.instance}: {_many(result.classes or 0, 'solution')} up to symmetry{group}, "
+        orbits = f" (orbits of up to {max(result.orbit_sizes)})" if result.orbit_sizes else ""
+        print(f"{result.instance}: {_many(result.classes or 0, kind)} up to symmetry{orbits}, "
               f"{result.solutions} in all{variants}; {state}; {_effort(result)}, {result.elapsed:.2f} s")
     else:
-        print(f"{result.instance}: {_many(result.solutions, 'solution')}{variants}; {state}; "
+        print(f"{result.instance}: {_many(result.solutions, kind)}{variants}; {state}; "
               f"{_effort(result)}, {result.elapsed:.2f} s")
+    if result.counted == "optimal" and result.optimum is not None:
+        print(f"  counted: the optimal solutions, the objective held at the optimum {result.optimum:g} a first "
+              "solve proved (--every-feasible: every feasible point)")
+    elif result.counted == "feasible":
+        print("  counted: every feasible point, the objective ignored (without --every-feasible: the optimal ones)")
     if not result.message.startswith("error"):  # a failure stays one line
         print(f"  by {result.solver}: {result.route}; set digest {result.digest}")
     verdict = _count_against_known(args.instance, result)
@@ -294,8 +300,8 @@ def _count_against_known(name: str, result):
     stopped while loading the instance must not load it here."""
     from pyomo_puzzles.core import instances, known  # see cmd_list
 
-    if result.message.startswith("error") or not (result.complete or result.solutions):
-        return known.CountVerdict()
+    if result.message.startswith("error") or not (result.complete or result.solutions) or result.counted == "feasible":
+        return known.CountVerdict()  # a known count is of the solutions (the optimal ones), not of feasible points
     try:
         path = instances.resolve(name)[1]
         stated = instances.read_data_file(path).get("known")
@@ -697,7 +703,8 @@ def parser() -> argparse.ArgumentParser:
                        help="say on stderr when the data file is read, the instance loaded and a run killed")
     solve.set_defaults(func=cmd_solve)
 
-    count = sub.add_parser("count", help="enumerate and count all solutions")
+    count = sub.add_parser("count", help="enumerate and count all solutions (the optimal ones where the model has "
+                                          "an objective)")
     count.add_argument("instance")
     _solver_options(count, None)
     count.add_argument("--up-to-symmetry", action="store_true",
@@ -710,6 +717,9 @@ def parser() -> argparse.ArgumentParser:
                        help="count all by enumerating every solution itself, on the model as built (default: "
                             "through the instance's orbits where its family states symmetries and the formulation "
                             "restricts the model for counting (prepare_enumeration): each orbit found counts whole)")
+    count.add_argument("--every-feasible", action="store_true",
+                       help="on a model with an objective, count every feasible point, the objective ignored "
+                            "(default: the optimal solutions, the objective held at the optimum a first solve proves)")
     count.add_argument("--limit", type=_positive_int, help="stop after this many solutions (or classes)")
     count.add_argument("--split", type=_natural, default=None,
                        help="split the search on this many partitions (default: automatic; 0: none)")

@@ -152,7 +152,7 @@ def validate_config(config: dict, schema_path: str | Path) -> dict:
     expand_instances(config["instances"])
     _check_lp_solver(config)
     if "counts" in config:
-        config["counts"] = {"up_to_symmetry": True, "time_limit": 600, **config["counts"]}
+        config["counts"] = {"up_to_symmetry": True, "time_limit": 600, "every_feasible": False, **config["counts"]}
         count_jobs(config)  # checks its names too
     return config
 

@@ -203,11 +203,13 @@ def count_to_record(smk: Any) -> None:
         try:
             reference = w.solver in instance.family.reference_solvers
             result = api.count(instance, None if reference else w.formulation, w.solver,
-                               up_to_symmetry=up_to_symmetry, time_limit=p.time_limit, method=w.method).to_dict()
+                               up_to_symmetry=up_to_symmetry, time_limit=p.time_limit, method=w.method,
+                               every_feasible=bool(p.every_feasible)).to_dict()
         except Exception as error:  # noqa: BLE001 - a record must be written for every count
             result = {"instance": w.instance, "formulation": w.formulation, "solver": w.solver, "method": w.method,
                       "complete": False, "message": str(error).splitlines()[0]}
-        print(f"{w.instance} [{w.formulation}] on {w.solver} ({w.method}): {result.get('solutions')} solutions, "
+        counted = {"optimal": " optimal", "feasible": " feasible"}.get(result.get("counted"), "")
+        print(f"{w.instance} [{w.formulation}] on {w.solver} ({w.method}): {result.get('solutions')}{counted} solutions, "
               f"complete: {result.get('complete')}, set digest {result.get('digest')} "
               f"{result.get('message') or ''}".rstrip())
         if result.get("startup_time"):
@@ -217,7 +219,7 @@ def count_to_record(smk: Any) -> None:
 
 
 def _count_fingerprint(w: Any, p: Any) -> dict | None:
-    settings = {"up_to_symmetry": p.up_to_symmetry, "time_limit": p.time_limit}
+    settings = {"up_to_symmetry": p.up_to_symmetry, "time_limit": p.time_limit, "every_feasible": p.every_feasible}
     try:
         return count_fingerprint(w.instance, w.formulation, w.solver, w.method, settings)
     except Exception:  # noqa: BLE001 - the count itself will say what is wrong
@@ -229,6 +231,10 @@ def _finish_count(smk: Any, instance, result: dict, up_to_symmetry: bool) -> Non
     library's reference count), whether the count agrees with them, and the data problem
     where it found more checked solutions than known (`core.known.judge_count`)."""
     result.pop("representatives", None)
+    if result.get("counted") == "feasible":  # a known count is of the solutions (the optimal ones), not of feasible points
+        result["known_solutions"] = result["known_classes"] = result["agrees_with_known"] = result["data_problem"] = None
+        write_json_atomic(smk.output.record, result)
+        return
     known_figures = known.known_count(instance, up_to_symmetry)
     result["known_solutions"], result["known_classes"] = known_figures.solutions, known_figures.classes
     who = f"{result['solver']} / {result['formulation']} / {result['method']}"

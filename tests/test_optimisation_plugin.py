@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GOLOMB_PLUGIN, golomb_env, run_cli, solver_params
+from conftest import GOLOMB_PLUGIN, QUEENS_PLUGIN, golomb_env, plugin_env, run_cli, solver_params
 from pyomo_puzzles import api, cli, jobs
 from pyomo_puzzles.core import registry, solvers
 from pyomo_puzzles.core.linear_form import compiled_linear_form, form_digest, read_linear_form
@@ -269,3 +269,71 @@ def test_a_catalogue_answer_against_the_data_files_known_answer_is_refused(golom
     line = captured.err.strip()
     assert "\n" not in line and str(catalogue) in line and "instances[0].answer.objective" in line
     assert "marks_05.yaml: field 'known.objective' states 11" in line
+
+
+# --- 5. a count on an instance with an objective counts its optimal solutions ---------------------
+
+def golomb_rulers(marks: int, longest: int) -> list[tuple[int, ...]]:
+    """Every Golomb ruler with `marks` marks, the first at 0, none past `longest` (brute force)."""
+    return [(0, *rest) for rest in combinations(range(1, longest + 1), marks - 1) if is_golomb_ruler([0, *rest])]
+
+
+def test_count_gives_the_optimal_rulers_by_default_and_says_so(tmp_path) -> None:
+    """On 3f1b691: every feasible ruler of the model, "complete", without a word of the objective."""
+    record = tmp_path / "count.json"
+    done = run_cli("count", "golomb/marks_05", "-f", "grid", "-q", "-o", record, env=golomb_env())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith(f"golomb/marks_05: {len(optimal_rulers(5, 20))} optimal solutions;")
+    assert "the objective held at the optimum 11" in done.stdout
+    result = json.loads(record.read_text())
+    assert (result["counted"], result["optimum"], result["solutions"], result["complete"]) == ("optimal", 11, 4, True)
+    mirrored = run_cli("count", "golomb/marks_05", "-f", "grid", "-q", "--up-to-symmetry", env=golomb_env())
+    assert mirrored.stdout.startswith("golomb/marks_05: 2 optimal solutions up to symmetry (orbits of up to 2), 4 in all")
+
+
+def test_every_feasible_point_is_counted_when_asked(tmp_path) -> None:
+    data = _write(tmp_path, "four.yaml", "puzzle: golomb\nmarks: 4\nmax_length: 9\nknown: {solutions: 2}\n")
+    done = run_cli("count", data, "-f", "grid", "-q", "--every-feasible", env=golomb_env())
+    expected = len(golomb_rulers(4, 9))
+    assert expected > 2 and done.stdout.startswith(f"golomb/four: {expected} feasible solutions; complete")
+    assert "every feasible point, the objective ignored" in done.stdout
+    assert "DISAGREES" not in done.stdout and "data problem" not in done.stdout  # the known 2 are the optimal ones
+    optimal = run_cli("count", data, "-f", "grid", "-q", env=golomb_env())
+    assert optimal.returncode == 0 and optimal.stdout.startswith("golomb/four: 2 optimal solutions; complete")
+
+
+WEIGHTED_SIX = [[r, c, w] for r, c, w in [
+    (0, 0, 3), (0, 1, 1), (0, 2, 2), (0, 3, 2), (0, 4, 1), (0, 5, 1), (1, 0, 1), (1, 1, 3), (1, 2, 3), (1, 3, 2),
+    (1, 4, 3), (1, 5, 2), (2, 0, 2), (2, 1, 1), (2, 2, 2), (2, 3, 2), (2, 4, 1), (2, 5, 3), (3, 0, 2), (3, 1, 3),
+    (3, 2, 3), (3, 3, 3), (3, 4, 1), (3, 5, 1), (4, 0, 3), (4, 1, 3), (4, 2, 3), (4, 3, 3), (4, 4, 2), (4, 5, 3),
+    (5, 0, 3), (5, 1, 3), (5, 2, 1), (5, 3, 2), (5, 4, 2), (5, 5, 1)]]
+"""Six queens on a board weighted 1 to 3: two placements weigh the most, 13 (the brute force below)."""
+
+
+def heaviest_placements(n: int, weights: list) -> tuple[int, int]:
+    """The heaviest weight of n queens and how many placements have it (brute force over n! orders)."""
+    from itertools import permutations
+
+    weight = {(r, c): w for r, c, w in weights}
+    totals = [sum(weight.get((r, p[r]), 0) for r in range(n)) for p in permutations(range(n))
+              if all(abs(p[i] - p[j]) != j - i for i in range(n) for j in range(i + 1, n))]
+    return max(totals), totals.count(max(totals))
+
+
+@pytest.mark.parametrize("solver, method", [
+    *[pytest.param(p.values[0], "native", marks=p.marks, id=f"{p.values[0]}-native")
+      for p in solver_params(("scip", "cpsat", "gurobi", "cplex"))],
+    *[pytest.param(p.values[0], "nogood", marks=p.marks, id=f"{p.values[0]}-nogood")
+      for p in solver_params(("highs", "glpk"))]])
+def test_the_optimal_placements_of_a_weighted_board_are_counted_by_every_route(queens, tmp_path, solver,
+                                                                               method) -> None:
+    import yaml
+
+    best, ties = heaviest_placements(6, WEIGHTED_SIX)
+    assert (best, ties) == (13, 2)
+    data = _write(tmp_path, "six.yaml", yaml.safe_dump({"puzzle": "queens", "n": 6, "weights": WEIGHTED_SIX}))
+    result = api.count(str(data), None, solver, method=method)
+    assert (result.counted, result.optimum, result.solutions, result.complete) == ("optimal", best, ties, True), \
+        result.message
+    everything = api.count(str(data), None, solver, method=method, every_feasible=True)
+    assert (everything.counted, everything.solutions, everything.complete) == ("feasible", 4, True)  # OEIS A000170

@@ -27,6 +27,13 @@ Counting through orbits is the only use of the formulation's restriction
 symmetry images) never calls it, so that a hook that keeps one solution per orbit cannot make
 a plain count of all solutions short.
 
+On a model with an objective a count is of the optimal solutions (``counted: optimal``): the
+model is first solved to its optimum, then its objective is held at that optimum by a row
+and replaced by a constant, and every solution found must have that objective by the
+family's objective hook where it gives one. ``every_feasible`` counts every feasible point
+instead (``counted: feasible``); a feasibility model's count is of all its solutions
+(``counted: all``).
+
 Either way every solution is checked by the family's checker, and the result carries a
 digest of the set found: each solution reduced to the least key text of its orbit (where the
 family states symmetries; else its own key text), with the number of the orbit's solutions
@@ -56,11 +63,14 @@ from typing import Callable, Iterator
 import pyomo.environ as pyo
 
 from pyomo_puzzles.core import solvers
-from pyomo_puzzles.core.checking import check_solution
+from pyomo_puzzles.core.checking import check_solution, objectives_agree, solution_objective
 from pyomo_puzzles.core.instances import Instance
-from pyomo_puzzles.core.models import build_model, choose_formulation
+from pyomo_puzzles.core.models import build_model, choose_formulation, has_objective, objective_sense
 from pyomo_puzzles.core.records import RunSettings
 from pyomo_puzzles.errors import NotApplicable, UserError, failure_line
+
+COUNTED = ("all", "optimal", "feasible")
+"""What a count counts (`CountResult.counted`)."""
 
 METHODS = ("nogood", "native")
 """Counting methods: no-good cuts and a solve per solution (every solver), or the solver's or
@@ -96,6 +106,13 @@ class CountResult:
     variants of one covering, or an orbit met again in a restricted model)."""
     digest: str | None = None
     """SHA-256 (16 hex digits) of the set found: see the module docstring."""
+    counted: str = "all"
+    """What was counted (`COUNTED`): ``all`` the solutions of a feasibility model (a reference
+    method's: every solution it enumerates), ``optimal`` the optimal solutions of a model with
+    an objective (its objective held at the proven `optimum`), ``feasible`` every feasible
+    point of such a model, its objective ignored (asked for: ``every_feasible``)."""
+    optimum: float | None = None
+    """The proven optimum the optimal solutions were counted at (``counted: optimal``)."""
     message: str = ""
 
     def to_dict(self) -> dict:
@@ -276,6 +293,8 @@ class _Collector:
         if errors:
             result.message = f"solution {self.found() + 1} failed the independent check: {errors[0]}"
             return None
+        if self.result.optimum is not None and not self._at_the_optimum(solution):
+            return None
         key = key_text(self.family.solution_key(solution))
         self.given.add(key)
         if key in self.seen:
@@ -290,6 +309,9 @@ class _Collector:
             if key not in distinct:
                 result.message = "the family's symmetry images of a solution leave out the solution itself"
                 return None
+            if result.optimum is not None and not all(self._at_the_optimum(image, "an image of")
+                                                      for image in distinct.values()):
+                return None
             result.group_order = len(images)
             if result.up_to_symmetry:
                 result.classes += 1
@@ -303,6 +325,23 @@ class _Collector:
         if self.on_found:
             self.on_found(self.found(), result.solutions)
         return distinct
+
+    def _at_the_optimum(self, solution: dict, what: str = "") -> bool:
+        """Whether a solution of an optimal count has the optimum by the family's objective hook
+        (True without the hook: the row holding the objective is then the only guarantee); the
+        message says why not."""
+        try:
+            value = solution_objective(self.instance, solution)
+        except ValueError as error:
+            self.result.message = f"solution {self.found() + 1}: {error}"
+            return False
+        if value is None or objectives_agree(self.result.optimum, value):
+            return True
+        self.result.message = (f"{what} solution {self.found() + 1}".strip() + f" has the objective {value:g} by "
+                               f"the family's objective hook, not the optimum {self.result.optimum:g} counted"
+                               + (" (the family's symmetry images do not keep the objective: count without "
+                                  "symmetry)" if what else ""))
+        return False
 
     def _representative(self, solution: dict, key: str) -> str:
         """The least key text of the solution's orbit where the family states symmetries (a
@@ -343,7 +382,7 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
                     keep_solutions: bool = False, restrict: bool = True, split: int | None = None,
                     on_found: Callable[[int, int], None] | None = None,
                     seed: int | None = None, started: float | None = None,
-                    method: str | None = None, symmetry: bool = True) -> CountResult:
+                    method: str | None = None, symmetry: bool = True, every_feasible: bool = False) -> CountResult:
     """Enumerate solutions (or orbits) until none is left, `limit` is reached or time runs out.
 
     `method`: ``nogood`` (no-good cuts, a solve per solution or orbit: every solver) or
@@ -363,6 +402,9 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
     orbit found counts with all its images: far fewer solutions to find); `symmetry=False`, or
     a `limit`, enumerates every solution itself, on the model as built (the restriction is for
     counting through orbits only).
+
+    A model with an objective counts its optimal solutions (its optimum proved first, within
+    the time limit); `every_feasible` counts every feasible point instead (``counted``).
     """
     solver = solver or solvers.default_name()
     reference = instance.family.reference_solvers.get(solver)
@@ -386,6 +428,7 @@ def count_solutions(instance: Instance, formulation: str | None = None, solver: 
     started = time.perf_counter() if started is None else started
     result = CountResult(instance.name, form.name, solver, up_to_symmetry, method=method, seed=seed,
                          classes=0 if up_to_symmetry else None)
+    result.counted = "feasible" if every_feasible else "optimal"  # settled by the model (`_model_to_count`)
     orbits = up_to_symmetry or (symmetry and limit is None and restrict and form.prepare_enumeration is not None
                                 and instance.family.symmetry_images is not None)  # a limit counts solutions one by one
     collector = _Collector(instance, result, limit, keep_solutions, on_found, orbits)
@@ -423,7 +466,9 @@ def _count(instance: Instance, form, solver: str, result: CountResult, collector
            orbits: bool, time_limit: float | None, threads: int | None, restrict: bool,
            split: int | None, seed: int | None) -> None:
     """The enumeration by no-good cuts of `count_solutions`, filling `result`."""
-    model = build_model(instance, form)
+    model = _model_to_count(instance, form, solver, result, started, time_limit, threads, seed)
+    if model is None:
+        return
     if restrict and orbits and form.prepare_enumeration is not None:
         restrict_for_orbits(form, instance.spec, model)
     model.no_good_cuts = pyo.ConstraintList()
@@ -490,6 +535,59 @@ def _enumerate_part(instance, form, model, session, result: CountResult, collect
             result.cuts += 1
 
 
+def _model_to_count(instance: Instance, form, solver: str, result: CountResult, started: float,
+                    time_limit: float | None, threads: int | None, seed: int | None) -> pyo.ConcreteModel | None:
+    """The model whose solutions the count enumerates: the formulation's, and for an optimal
+    count of a model with an objective, that model with its objective held at the optimum a
+    first solve proves (a row, ``at_the_optimum``) and a constant objective in its place. None
+    where the count ends here: the model has no solution (a complete count of none), or the
+    optimum was not proved (the message says why); ``counted`` is settled."""
+    model = build_model(instance, form)
+    if not has_objective(model):
+        result.counted = "all"
+        return model
+    if result.counted == "feasible":
+        return model
+    left = None if time_limit is None else time_limit - (time.perf_counter() - started)
+    if left is not None and left <= 0:
+        result.message = "time limit reached"
+        return None
+    outcome = solvers.SolverSession(solver, model, RunSettings(time_limit=left, threads=threads, seed=seed)).solve()
+    result.solves += 1
+    if outcome.status == "infeasible":
+        result.complete, result.route = True, "a solve proving that the model has no solution"
+        return None
+    if outcome.status != "optimal" or outcome.objective is None:
+        result.message = ("time limit reached while proving the optimum" if outcome.status == "time_limit" else
+                          f"the optimum was not proved: {outcome.status} {outcome.message}".strip())
+        return None
+    _hold_the_objective(model, outcome.objective, result)
+    return model
+
+
+def _hold_the_objective(model: pyo.ConcreteModel, optimum: float, result: CountResult) -> None:
+    """Keep the model's objective at `optimum` (a row: at most the optimum when minimising, at
+    least it when maximising; exactly its integral value where the objective takes whole values
+    at every integer point, else within 1e-6 relative) and make it a feasibility model."""
+    from pyomo_puzzles.core.linear_form import read_linear_form  # numpy: see build_model
+
+    objective = next(model.component_data_objects(pyo.Objective, active=True))
+    form = read_linear_form(model)
+    used = form.cost != 0 if form is not None else None
+    whole = (form is not None and bool(form.integer[used].all()) and bool((form.cost == form.cost.round()).all())
+             and float(form.offset).is_integer())
+    if whole:  # exact: CP-SAT's enumeration takes integer bounds only
+        optimum, slack = float(round(optimum)), 0.0
+    else:
+        slack = 1e-6 * max(1.0, abs(optimum))
+    expression = objective.expr
+    model.at_the_optimum = pyo.Constraint(
+        expr=expression <= optimum + slack if objective_sense(model) == "minimize" else expression >= optimum - slack)
+    objective.deactivate()
+    model.counting_feasibility = pyo.Objective(expr=0)
+    result.optimum = optimum
+
+
 def _count_native(instance: Instance, form, solver: str, result: CountResult, collector: _Collector,
                   started: float, time_limit: float | None, threads: int | None, restrict: bool,
                   seed: int | None) -> None:
@@ -497,7 +595,9 @@ def _count_native(instance: Instance, form, solver: str, result: CountResult, co
     from pyomo_puzzles.core.linear_form import linear_form, load_values  # numpy: see build_model
 
     adapter = solvers.adapter(solver)
-    model = build_model(instance, form)
+    model = _model_to_count(instance, form, solver, result, started, time_limit, threads, seed)
+    if model is None:
+        return
     orbits = collector.symmetry is not None
     restricting = restrict and orbits and form.prepare_enumeration is not None
     if restricting:

@@ -119,7 +119,7 @@ the checked objective, which solutions are one, their symmetries and variants (c
 known optimum. Its
 pictures, sizes and descriptions are in no record."""
 
-COUNT_SETTINGS = ("up_to_symmetry", "time_limit")
+COUNT_SETTINGS = ("up_to_symmetry", "time_limit", "every_feasible")
 """The experiment-wide settings of the counts (the method is a dimension of the counts)."""
 
 
@@ -338,7 +338,8 @@ PROGRESS_COLUMNS = ("instance", "formulation", "solver", "seed", "permutation", 
                     "bound")
 """The columns of ``tables/progress.csv``: one row per point of a run's trace (`core.progress`)."""
 
-COUNT_COLUMNS = ("instance", "formulation", "solver", "method", "complete", "solutions", "classes", "group_order",
+COUNT_COLUMNS = ("instance", "formulation", "solver", "method", "counted", "optimum", "complete", "solutions", "classes",
+                 "group_order",
                  "known_solutions", "known_classes", "agrees_with_known", "data_problem", "digest", "solves", "points", "elapsed",
                  "startup_time", "route", "message")
 """The columns of the counts table (``tables/counts.csv``), one row per count."""

@@ -318,6 +318,12 @@ class Cplex(Adapter):
                 if settings.seed is not None:
                     parameters.randomseed.set(int(settings.seed))
                 problem.populate_solution_pool()
+                if problem.solution.get_status() == problem.solution.status.MIP_optimal:
+                    # presolve solved the whole model (a single point left, e.g. an objective held at
+                    # its optimum): populate then says only "integer optimal", not that it enumerated
+                    # everything; without presolve it enumerates and says so
+                    parameters.preprocessing.presolve.set(0)
+                    problem.populate_solution_pool()
         except cplex.exceptions.CplexError as error:
             message = licence_message(error)
             return ("licence_limit", message) if message else ("error", f"CPLEX: {first_line(error)}")

@@ -66,6 +66,7 @@ rule count:
     params:
         up_to_symmetry=COUNT_SETTINGS["up_to_symmetry"],
         time_limit=COUNT_SETTINGS["time_limit"],
+        every_feasible=COUNT_SETTINGS["every_feasible"],
         # what the count depends on (the instance, the formulation's and the family's code,
         # package and solver versions, its settings): a change counts again
         fingerprint=count_fingerprint,

@@ -113,7 +113,10 @@ def partitions(board: Board, model) -> list[list]:
 
 
 def prepare_enumeration(board: Board, model, up_to_symmetry: bool) -> None:
-    """Keeps one solution per orbit: the mirror image puts the first row's queen in the left half."""
+    """Keeps one solution per orbit: the mirror image puts the first row's queen in the left half
+    (an unweighted board: the weights of a weighted one need not be mirror images)."""
+    if board.weights:
+        return
     for c in range((board.n + 1) // 2, board.n):
         model.x[0, c].fix(0)
 
@@ -140,12 +143,14 @@ def weight(board: Board, solution: dict) -> int:
 
 
 def symmetry_images(board: Board, solution: dict) -> list[dict]:
-    """The images under the square's 8 symmetries (4 rotations, each also mirrored)."""
+    """The images under the square's 8 symmetries (4 rotations, each also mirrored) that keep
+    the board's weights (all 8 on an unweighted board)."""
     last = board.n - 1
     maps = [lambda r, c: (r, c), lambda r, c: (c, last - r), lambda r, c: (last - r, last - c),
             lambda r, c: (last - c, r), lambda r, c: (r, last - c), lambda r, c: (c, r),
             lambda r, c: (last - r, c), lambda r, c: (last - c, last - r)]
-    return [{"queens": sorted(list(f(r, c)) for r, c in solution["queens"])} for f in maps]
+    keep = [f for f in maps if {f(r, c): w for (r, c), w in board.weights.items()} == board.weights]
+    return [{"queens": sorted(list(f(r, c)) for r, c in solution["queens"])} for f in keep]
 
 
 def solution_key(solution: dict) -> tuple:
