@@ -37,7 +37,6 @@ import platform
 import random
 import re
 import socket
-import subprocess
 import sys
 from dataclasses import dataclass, fields
 from datetime import datetime
@@ -609,15 +608,6 @@ def _memory_gib() -> float | None:
     return None
 
 
-def _git_commit(root: Path) -> str:
-    try:
-        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, timeout=10)
-        return done.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
 def host_facts() -> dict:
     """The machine this process runs on: host name, CPU, cores, memory, operating system."""
     return {"host": socket.gethostname(), "cpu": _cpu_model(), "cores": os.cpu_count(),
@@ -669,7 +659,10 @@ def _plugin_facts(package: str, owned: dict[str, list[str]]) -> dict:
 def environment(config: dict, root: Path) -> dict:
     """Package and solver versions, the lock the packages were installed from (its digest and
     whether the installed packages are the locked ones), the solver executables' packages,
-    the plugins (`plugins`), machine, operating system, host, git commit, config."""
+    the plugins (`plugins`), pyomo-puzzles itself (`framework`: version, folder, git commit
+    and uncommitted changes, where it was installed from), the folder the pipeline ran from
+    (`working_folder`: the user's, with its own commit where it is a git work tree), machine,
+    operating system, host, config."""
     versions = {}
     for package in PACKAGES:
         try:
@@ -693,7 +686,8 @@ def environment(config: dict, root: Path) -> dict:
         "memory_gib": _memory_gib(),
         "os": platform.platform(),
         "host": socket.gethostname(),
-        "git_commit": _git_commit(root),
+        "framework": provenance.framework_facts(),
+        "working_folder": {"path": str(root), **provenance.git_facts(root)},
         "config": config,
         "config_sha256": hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16],
     }

@@ -1,7 +1,7 @@
 """Where a results folder's software came from: the lock file the environment was installed
 from (its digest, and whether the installed packages are the locked ones), the
-distribution packages of the solver executables, and where a plugin was installed from (its
-git commit, and whether it has uncommitted changes).
+distribution packages of the solver executables, and where pyomo-puzzles itself and each
+plugin were installed from (the git commit, and whether there are uncommitted changes).
 
 The set-up (`bootstrap.sh`) installs the exact versions of ``uv.lock`` at the project's top
 level. An environment made another way (``pip install`` into one's own environment, a
@@ -86,6 +86,24 @@ def git_facts(folder: Path) -> dict:
         return {"commit": None, "uncommitted_changes": None}
     changes = _git(folder, "status", "--porcelain", "--", ".")
     return {"commit": commit, "uncommitted_changes": None if changes is None else bool(changes)}
+
+
+def framework_facts() -> dict:
+    """pyomo-puzzles itself: its version, the folder its code is imported from, and where that
+    folder is in a git work tree (a clone, an editable install) its commit and whether its
+    files differ from it, or where pip installed it from a git URL that commit. The version
+    alone (0.1.0) does not change between commits."""
+    from pyomo_puzzles.version import __version__
+
+    folder = Path(__file__).resolve().parent
+    try:
+        source = installed_from(metadata.distribution("pyomo-puzzles"))
+    except metadata.PackageNotFoundError:
+        source = {"installed_from": None, "editable": None, "commit": None}
+    git = git_facts(folder)
+    return {"version": __version__, "folder": str(folder), "commit": git["commit"] or source["commit"],
+            "uncommitted_changes": git["uncommitted_changes"], "installed_from": source["installed_from"],
+            "editable": source["editable"]}
 
 
 def _git(folder: Path, *args: str) -> str | None:

@@ -337,3 +337,52 @@ def test_the_optimal_placements_of_a_weighted_board_are_counted_by_every_route(q
         result.message
     everything = api.count(str(data), None, solver, method=method, every_feasible=True)
     assert (everything.counted, everything.solutions, everything.complete) == ("feasible", 4, True)  # OEIS A000170
+
+
+# --- 7. the environment record names the framework's own commit ----------------------------------
+
+def test_the_environment_names_the_frameworks_commit_not_only_the_working_folders(tmp_path) -> None:
+    """On 3f1b691 `git_commit` was the commit of the folder Snakemake ran from (the user's, here
+    none) and the framework's appeared nowhere."""
+    from pyomo_puzzles import experiment
+
+    root = Path(__file__).resolve().parents[1]
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
+    if head.returncode != 0:
+        pytest.skip("the project is not a git work tree here")
+    changes = subprocess.run(["git", "status", "--porcelain", "--", "pyomo_puzzles"], cwd=root, capture_output=True,
+                             text=True).stdout.strip()
+    record = experiment.environment({"solvers": ["highs"]}, tmp_path)
+    framework = record["framework"]
+    assert framework["commit"] == head.stdout.strip() and framework["uncommitted_changes"] is bool(changes)
+    assert framework["folder"] == str(root / "pyomo_puzzles") and framework["version"]
+    assert record["working_folder"] == {"path": str(tmp_path), "commit": None, "uncommitted_changes": None}
+
+
+def _environment_folder(folder: Path, commit: str, not_in_lock: dict) -> Path:
+    folder.mkdir()
+    environment = {"lock": {"sha256": "ab" * 32, "installed_as_locked": not not_in_lock, "not_as_locked": {},
+                            "not_in_lock": not_in_lock},
+                   "framework": {"version": "0.1.0", "commit": commit, "uncommitted_changes": False},
+                   "packages": {"pyomo": "6.10.1"}, "python": "3.11.7"}
+    write_json_atomic(folder / "environment.json", environment)
+    return folder
+
+
+def test_compare_names_a_framework_commit_that_differs_and_not_plugins_both_folders_have(tmp_path) -> None:
+    """13: on 3f1b691 two folders with the same plugin outside the lock were "Versions differ"."""
+    import pandas as pd
+
+    from pyomo_puzzles.report import compare
+
+    plugin = {"pyomo-puzzles-golomb": "1.0"}
+    a = _environment_folder(tmp_path / "a", "1" * 40, plugin)
+    b = _environment_folder(tmp_path / "b", "1" * 40, plugin)
+    c = _environment_folder(tmp_path / "c", "2" * 40, plugin)
+    d = _environment_folder(tmp_path / "d", "1" * 40, {})
+    runs = pd.DataFrame({"solver": pd.Series([], dtype=object), "solver_version": pd.Series([], dtype=object)})
+    assert compare.version_differences(a, b, runs, runs) == []
+    assert compare.version_differences(a, c, runs, runs) == [
+        f"pyomo-puzzles: 0.1.0 at {'1' * 12} in A, 0.1.0 at {'2' * 12} in B"]
+    assert compare.version_differences(a, d, runs, runs) == [
+        "A's packages are not all the locked ones: pyomo-puzzles-golomb 1.0 (not in the lock)"]

@@ -204,11 +204,32 @@ def _lock_lines(side: str, lock: dict | None) -> list[str]:
     return [f"{side}'s packages are not all the locked ones: {', '.join(changed)}"]
 
 
+def _off_lock(lock: dict | None) -> tuple:
+    """What of one folder's environment is not as locked (the same in both folders: no difference)."""
+    lock = lock or {}
+    return (json.dumps(lock.get("not_as_locked") or {}, sort_keys=True),
+            json.dumps(lock.get("not_in_lock") or {}, sort_keys=True))
+
+
+def _framework_words(framework: dict | None) -> str | None:
+    """pyomo-puzzles's version and commit in one folder's environment ("0.1.0 at 3f1b691c0a2e
+    with uncommitted changes"); None where the folder does not say (made before it did)."""
+    if not framework:
+        return None
+    words = str(framework.get("version"))
+    if framework.get("commit"):
+        words += f" at {framework['commit'][:12]}"
+        if framework.get("uncommitted_changes"):
+            words += " with uncommitted changes"
+    return words
+
+
 def version_differences(folder_a: str | Path, folder_b: str | Path, runs_a: pd.DataFrame,
                         runs_b: pd.DataFrame) -> list[str]:
     """One line per difference in the software that made the two folders: the versions the
     run records of a solver name, and from each folder's ``environment.json`` the lock's
-    digest, packages not as locked, package versions, Python, and the solver executables'
+    digest, packages not as locked (where the two folders differ in them), pyomo-puzzles's
+    own version and commit, package versions, Python, and the solver executables'
     distribution packages (where both folders have ``environment.json``). An empty list:
     the same versions in both, as far as both folders say."""
     lines = []
@@ -221,7 +242,10 @@ def version_differences(folder_a: str | Path, folder_b: str | Path, runs_a: pd.D
     lock_a, lock_b = env_a.get("lock") or {}, env_b.get("lock") or {}
     lines += _differ("lock file sha256", (lock_a.get("sha256") or "")[:12] or None,
                      (lock_b.get("sha256") or "")[:12] or None)
-    lines += _lock_lines("A", lock_a) + _lock_lines("B", lock_b)
+    if _off_lock(lock_a) != _off_lock(lock_b):  # the same packages outside the lock in both is no difference
+        lines += _lock_lines("A", lock_a) + _lock_lines("B", lock_b)
+    lines += _differ("pyomo-puzzles", _framework_words(env_a.get("framework")),
+                     _framework_words(env_b.get("framework")))
     packages_a, packages_b = env_a.get("packages") or {}, env_b.get("packages") or {}
     for name in sorted(set(packages_a) | set(packages_b)):
         lines += _differ(f"package {name}", packages_a.get(name), packages_b.get(name))
