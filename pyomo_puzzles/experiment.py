@@ -61,6 +61,7 @@ from pyomo_puzzles.core.results import (
     plugin_distributions,
 )
 from pyomo_puzzles.errors import UserError, quoted, shortened
+from pyomo_puzzles.version import __version__
 
 
 class ConfigError(UserError):
@@ -686,7 +687,7 @@ def environment(config: dict, root: Path) -> dict:
         "memory_gib": _memory_gib(),
         "os": platform.platform(),
         "host": socket.gethostname(),
-        "framework": provenance.framework_facts(),
+        "framework": provenance.framework_facts(__version__),
         "working_folder": {"path": str(root), **provenance.git_facts(root)},
         "config": config,
         "config_sha256": hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16],

@@ -52,6 +52,8 @@ from pyomo_puzzles.core.results import (
     left_out,
     load_run_instance,
     model_digest,
+    picture_run,
+    picture_source,
     progress_table,
     run_fingerprint,
     run_instance_source,
@@ -300,21 +302,23 @@ def write_environment(smk: Any) -> None:
 
 
 def draw_instances(smk: Any) -> None:
-    """Draw each shipped instance of the experiment from a checked solution its runs found
-    (no solve of its own: a hard instance is not solved again for its picture), or a picture
-    saying why there is none, in one job (one start-up of Python, Pyomo and matplotlib)."""
+    """Draw each shipped instance of the experiment from the best checked solution its runs
+    found (`core.results.picture_run`: the best objective, a proof first; no solve of its
+    own: a hard instance is not solved again for its picture), or a picture saying why there
+    is none, in one job (one start-up of Python, Pyomo and matplotlib). The report names the
+    run each picture shows."""
     with job_log(smk):
         records = _records_by_instance(smk.input.manifests)
         for path, name in zip(smk.output, smk.params.instances):
             runs = records.get(name, [])
-            solved = next((r for r in runs if r.get("checked") is True and r.get("solution") is not None), None)
-            if solved is None:
+            chosen = picture_run(runs)
+            if chosen is None:
                 why = ", ".join(sorted({f"{r['status']} on {r['solver']}" for r in runs})) or "no run"
                 draw_no_solution(name, f"no run found a checked solution: {why}", path)
                 print(f"{name}: no checked solution ({why})")
             else:
-                api.picture(name, solved["solution"], path)
-                print(f"drew {path} from the run of {solved['solver']} / {solved['formulation']}")
+                api.picture(name, chosen["solution"], path)
+                print(f"drew {path} from the best checked run: {picture_source(chosen)}")
 
 
 def _record_paths(manifests: list[str]) -> list[str]:

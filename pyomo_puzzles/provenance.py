@@ -88,20 +88,18 @@ def git_facts(folder: Path) -> dict:
     return {"commit": commit, "uncommitted_changes": None if changes is None else bool(changes)}
 
 
-def framework_facts() -> dict:
-    """pyomo-puzzles itself: its version, the folder its code is imported from, and where that
+def framework_facts(version: str) -> dict:
+    """pyomo-puzzles itself: its `version`, the folder its code is imported from, and where that
     folder is in a git work tree (a clone, an editable install) its commit and whether its
     files differ from it, or where pip installed it from a git URL that commit. The version
     alone (0.1.0) does not change between commits."""
-    from pyomo_puzzles.version import __version__
-
     folder = Path(__file__).resolve().parent
     try:
         source = installed_from(metadata.distribution("pyomo-puzzles"))
     except metadata.PackageNotFoundError:
         source = {"installed_from": None, "editable": None, "commit": None}
     git = git_facts(folder)
-    return {"version": __version__, "folder": str(folder), "commit": git["commit"] or source["commit"],
+    return {"version": version, "folder": str(folder), "commit": git["commit"] or source["commit"],
             "uncommitted_changes": git["uncommitted_changes"], "installed_from": source["installed_from"],
             "editable": source["editable"]}
 

@@ -386,3 +386,42 @@ def test_compare_names_a_framework_commit_that_differs_and_not_plugins_both_fold
         f"pyomo-puzzles: 0.1.0 at {'1' * 12} in A, 0.1.0 at {'2' * 12} in B"]
     assert compare.version_differences(a, d, runs, runs) == [
         "A's packages are not all the locked ones: pyomo-puzzles-golomb 1.0 (not in the lock)"]
+
+
+# --- 11. an instance's picture comes from its best checked run ------------------------------------
+
+def test_an_instance_is_drawn_from_its_best_checked_run_and_the_report_says_which(golomb, tmp_path, capsys) -> None:
+    """The wrong-objective run's ruler passes the checker but is longer than 11 (on 3f1b691 its
+    run was 'optimal' and, first in the batch, the one drawn); a run stopped by its limit is no
+    better than a proven optimum."""
+    from types import SimpleNamespace
+
+    from pyomo_puzzles.core.results import picture_run
+    from pyomo_puzzles.report import html
+
+    results = str(tmp_path / "results")
+    cells = [Run("golomb/marks_05", DETACHED, "highs", 1), Run("golomb/marks_05", "positions", "cbc", 1),
+             Run("golomb/marks_05", "grid", "highs", 1)]
+    records = [jobs.run_one(cell, results, {"time_limit": 60}).to_dict() for cell in cells]
+    records[1] = {**records[1], "status": "time_limit"}  # the same ruler, unproven
+    assert records[0]["checked"] and ruler_length(records[0]["solution"]) > SHORTEST[5]
+    chosen = picture_run(records)
+    assert (chosen["solver"], chosen["formulation"], chosen["status"]) == ("highs", "grid", "optimal")
+
+    manifest = tmp_path / "batch0.json"
+    paths = []
+    for cell, record in zip(cells, records):
+        write_json_atomic(cell.record_path(results), record)
+        paths.append(cell.record_path(results))
+    write_json_atomic(manifest, {"records": paths})
+    picture = tmp_path / "results" / "pictures" / "golomb" / "marks_05.png"
+    picture.parent.mkdir(parents=True)
+    smk = SimpleNamespace(input=SimpleNamespace(manifests=[str(manifest)]), output=[str(picture)],
+                          params=SimpleNamespace(instances=["golomb/marks_05"]), log=[str(tmp_path / "pictures.log")],
+                          rule="pictures")
+    jobs.draw_instances(smk)
+    assert picture.read_bytes().startswith(b"\x89PNG")
+    assert "from the best checked run: highs / grid, optimal, objective 11" in (tmp_path / "pictures.log").read_text()
+    runs = folder_runs(tmp_path / "results")
+    page = html.pictures_html([picture], tmp_path / "results", runs)
+    assert "golomb/marks_05<br>from highs / grid, optimal, objective 11" in page

@@ -25,33 +25,16 @@ from pathlib import Path
 
 from pyomo_puzzles.core import library, registry
 from pyomo_puzzles.core.instances import Instance
+from pyomo_puzzles.core.stated import (OBJECTIVE_TOLERANCE, Known, KnownCount, close, field_of, stated_answer,
+                                       stated_count)
 from pyomo_puzzles.errors import quoted
 
-OBJECTIVE_TOLERANCE = 1e-6
-"""Objectives agree if |objective - known| <= 1e-6 * max(1, |known|)."""
+__all__ = ["AGREE", "CERTIFICATE", "MISMATCH", "OBJECTIVE_TOLERANCE", "Known", "KnownCount", "UNCHECKED_OBJECTIVE",
+           "Verdict", "against", "better", "better_solution", "close", "field_of", "judge", "judge_count",
+           "known_answer", "known_count", "run_claim", "source", "stated_answer", "stated_count"]
 
 AGREE, MISMATCH, CERTIFICATE = "agree", "mismatch", "certificate"
 """A run's verdict on one known figure: agrees; contradicts it without proof; proves it wrong."""
-
-
-@dataclass(frozen=True)
-class Known:
-    """What is known about solving an instance; ``*_from`` names the file and field it comes from."""
-
-    solvable: bool | None = None
-    solvable_from: str | None = None
-    objective: float | None = None
-    objective_from: str | None = None
-
-
-@dataclass(frozen=True)
-class KnownCount:
-    """How many solutions (and symmetry classes) an instance is known to have, and from where."""
-
-    solutions: int | None = None
-    solutions_from: str | None = None
-    classes: int | None = None
-    classes_from: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,11 +43,6 @@ class Verdict:
 
     figure: str
     kind: str  # AGREE, MISMATCH or CERTIFICATE
-
-
-def field_of(path: str | Path, field: str) -> str:
-    """A file and a field, as one-line errors name them: ``FILE: field 'known.solvable'``."""
-    return f"{path}: field {quoted(field)}"
 
 
 # --- where the known answer comes from ---------------------------------------------------------
@@ -89,26 +67,6 @@ def known_answer(instance: Instance, use_library: bool = True) -> Known:
     return Known(solvable, solvable_from, objective, objective_from)
 
 
-def stated_answer(known: dict | None, path: str | Path) -> Known:
-    """What a data file's `known` mapping states about solving it (no instance needs loading).
-    A figure of the wrong type counts as not stated (a family's schema may leave `known` open)."""
-    known = known if isinstance(known, dict) else {}
-    solvable, solvable_from = None, None
-    if isinstance(known.get("solvable"), bool):
-        solvable, solvable_from = known["solvable"], field_of(path, "known.solvable")
-    elif _count(known.get("solutions")) is not None:
-        solvable, solvable_from = known["solutions"] > 0, field_of(path, "known.solutions")
-    objective = known.get("objective")
-    if isinstance(objective, bool) or not isinstance(objective, (int, float)) or math.isnan(objective):
-        return Known(solvable, solvable_from)
-    return Known(solvable, solvable_from, objective, field_of(path, "known.objective"))
-
-
-def _count(value: object) -> int | None:
-    """`value` if it is a count (a whole number, 0 or more), else None."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
 def has_objective_hook(family: registry.Family) -> bool:
     """Whether the family gives a `known_objective` hook of its own (the default knows none)."""
     return family.known_objective is not registry.Family.known_objective
@@ -125,15 +83,6 @@ def known_count(instance: Instance, up_to_symmetry: bool, use_library: bool = Tr
     classes = entry.answer.classes if up_to_symmetry else None
     return KnownCount(entry.answer.solutions, where("answer.solutions"), classes,
                       where("answer.classes") if classes is not None else None)
-
-
-def stated_count(known: dict | None, path: str | Path, up_to_symmetry: bool) -> KnownCount:
-    """The counts a data file's `known` mapping states (no instance needs loading for them)."""
-    known = known if isinstance(known, dict) else {}
-    solutions = _count(known.get("solutions"))
-    classes = _count(known.get("solutions_up_to_symmetry")) if up_to_symmetry else None
-    return KnownCount(solutions, field_of(path, "known.solutions") if solutions is not None else None,
-                      classes, field_of(path, "known.solutions_up_to_symmetry") if classes is not None else None)
 
 
 def _library_entry(instance: Instance, question: str, up_to_symmetry: bool = False):
@@ -163,10 +112,6 @@ def better(objective: float, than: float, sense: str | None) -> bool:
     """Whether `objective` is better than `than` beyond the tolerance, for the sense."""
     tolerance = OBJECTIVE_TOLERANCE * max(1.0, abs(than))
     return objective < than - tolerance if sense == "minimize" else objective > than + tolerance
-
-
-def close(objective: float, known: float) -> bool:
-    return abs(objective - known) <= OBJECTIVE_TOLERANCE * max(1.0, abs(known))
 
 
 def judge(known: Known, status: str | None, checked: bool, objective: float | None, sense: str | None,

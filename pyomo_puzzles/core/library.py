@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from pyomo_puzzles.core import instances, registry
+from pyomo_puzzles.core import instances, registry, stated
 from pyomo_puzzles.errors import DataError, UserError
 
 BANDS = ("easy", "medium", "hard", "beyond")
@@ -251,8 +251,6 @@ def _check_against_the_data_file(path: Path, where: str, answer: Answer, questio
     """A reference answer that contradicts what its instance's data file states in `known:`
     is a `DataError` naming the catalogue's field and the data file's: one of the two is
     wrong, and the library must not export either as a reference."""
-    from pyomo_puzzles.core import known as stated  # core.known reads the library: imported here, not above
-
     figures = instances.read_data_file(data_file).get("known")
     if question == "count":
         count = stated.stated_count(figures, data_file, up_to_symmetry)

@@ -432,6 +432,38 @@ def reference_objectives(rows: list[dict]) -> dict[str, float]:
     return {**best, **found}
 
 
+def picture_run(records: list[dict]) -> dict | None:
+    """The run an instance's picture is drawn from: of the runs whose solution the checker
+    passed and that did not end in an error (a wrong objective is one), the one with the best
+    objective by its sense, a proven optimum before an unproven one of the same objective, the
+    first of equals; None where there is none. `records` are run records or rows of the runs
+    table (a record without its ``solution`` cannot be drawn, and is passed over)."""
+    usable = [(index, r) for index, r in enumerate(records)
+              if r.get("checked") in (True,) and r.get("status") != "error"  # a table's numpy True too
+              and ("solution" not in r or r["solution"] is not None)]
+    if not usable:
+        return None
+
+    def rank(item: tuple[int, dict]) -> tuple:
+        index, record = item
+        objective = record.get("objective")
+        value = math.inf if objective is None or objective != objective else float(objective)
+        if record.get("objective_sense") == "maximize" and math.isfinite(value):
+            value = -value
+        return value, record.get("status") != "optimal", index
+
+    return min(usable, key=rank)[1]
+
+
+def picture_source(record: dict) -> str:
+    """Which run a picture shows, in words: "highs / grid, optimal, objective 25"."""
+    words = f"{record.get('solver')} / {record.get('formulation')}, {record.get('status')}"
+    objective = record.get("objective")
+    if objective is not None and objective == objective and record.get("objective_sense") is not None:
+        words += f", objective {float(objective):g}"
+    return words
+
+
 def progress_table(record_paths: list[str]) -> pandas.DataFrame:
     """``tables/progress.csv``: every point of every run's trace of incumbent and bound."""
     import pandas as pd  # see runs_table

@@ -19,6 +19,7 @@ from urllib.parse import quote
 import pandas as pd
 
 from pyomo_puzzles.core.files import write_text_atomic
+from pyomo_puzzles.core.results import picture_run, picture_source
 from pyomo_puzzles.report import family_tables, scores, tables
 from pyomo_puzzles.report import counts as count_report
 from pyomo_puzzles.report import formulations
@@ -263,13 +264,18 @@ def picture_name(path: Path, results_dir: Path) -> str:
         return Path(path).stem
 
 
-def pictures_html(pictures: Sequence[Path], results_dir: Path) -> str:
-    """Each solution picture embedded, named by its instance."""
+def pictures_html(pictures: Sequence[Path], results_dir: Path, runs: pd.DataFrame | None = None) -> str:
+    """Each solution picture embedded, named by its instance and by the run it shows: the
+    best checked run of the instance (`core.results.picture_run`, as the pictures job chose)."""
     figures = []
     for path in sorted(map(Path, pictures)):
-        name = html.escape(picture_name(path, results_dir))
-        figures.append(f'<figure class="picture"><img src="{png_data_uri(path)}" alt="{name}">'
-                       f"<figcaption>{name}</figcaption></figure>")
+        name = picture_name(path, results_dir)
+        caption = html.escape(name)
+        if runs is not None and len(runs) and "instance" in runs:
+            chosen = picture_run(runs[runs["instance"] == name].to_dict("records"))
+            caption += "<br>" + html.escape(f"from {picture_source(chosen)}" if chosen else "no checked solution")
+        figures.append(f'<figure class="picture"><img src="{png_data_uri(path)}" alt="{html.escape(name)}">'
+                       f"<figcaption>{caption}</figcaption></figure>")
     return f'<div class="pictures">{"".join(figures)}</div>'
 
 
@@ -320,7 +326,8 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
     if comparison is not None:
         sections.append(_section("Comparison", comparison_html(comparison)))
     if pictures:
-        sections.append(_section("Solutions", pictures_html(pictures, results_dir)))
+        sections.append(_section("Solutions", "<p>Each instance drawn from its best checked run (the best objective; a "
+                                              "proven optimum first).</p>\n" + pictures_html(pictures, results_dir, runs)))
     sections.append(_section("Environment", environment_html(environment)))  # reference: last
     return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'

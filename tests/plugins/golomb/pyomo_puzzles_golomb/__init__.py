@@ -17,7 +17,7 @@ comparison of optimization methods for the Golomb ruler problem", CPAIOR 2019):
   the length at least every chosen point (a constant times a binary). It can count.
 
 Its hooks: a checker, an objective hook (the ruler's length, from the solution alone), the
-mirror as its symmetry, a size hook (marks), and a catalogue.
+mirror as its symmetry, a picture, a size hook (marks), and a catalogue.
 """
 
 from __future__ import annotations
@@ -202,6 +202,24 @@ def symmetry_images(ruler: Ruler, solution: dict) -> list[dict]:
     return [{"marks": sorted(solution["marks"])}, {"marks": sorted(length - x for x in solution["marks"])}]
 
 
+def draw(ruler: Ruler, solution: dict, path: Path) -> None:
+    """The ruler: its marks on a line, each distance once."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # matplotlib: only when drawing
+    from matplotlib.figure import Figure
+
+    marks = sorted(solution["marks"])
+    figure = Figure(figsize=(4, 1.1), layout="constrained")
+    FigureCanvasAgg(figure)
+    ax = figure.add_subplot()
+    ax.hlines(0, 0, marks[-1], color="0.3")
+    ax.plot(marks, [0] * len(marks), "|", markersize=18, color="tab:blue")
+    for mark in marks:
+        ax.annotate(str(mark), (mark, 0), textcoords="offset points", xytext=(0, 10), ha="center", fontsize=8)
+    ax.set_axis_off()
+    ax.set_title(f"{ruler.marks} marks, length {marks[-1] - marks[0]}", fontsize=9)
+    figure.savefig(path)
+
+
 def solution_key(solution: dict) -> tuple:
     return tuple(sorted(solution["marks"]))
 
@@ -225,6 +243,7 @@ FAMILY = register(Family(
     **OBJECTIVE_HOOK,
     solution_key=solution_key,
     symmetry_images=symmetry_images,
+    draw=draw,
     size=lambda ruler: (ruler.marks, "marks"),
     instances_dir=Path(__file__).parent / "instances",
 ))
