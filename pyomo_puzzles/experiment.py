@@ -280,7 +280,7 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
     for solver in chosen:
         if solver not in references and "native" in methods and solvers.adapter(solver).enumeration is None:
             report(f"counts: solver '{solver}' has no enumeration of its own: it counts by no-good cuts only")
-    jobs, plain = [], set()
+    jobs, plain, unable = [], set(), {}
     for name in names:
         fam = registry.family(name.split("/", 1)[0])
         spec = instances.load(name).spec
@@ -288,9 +288,28 @@ def count_jobs(config: dict, report=print) -> list[CountJob]:
             plain.add(fam.name)
             report(f"counts: family '{fam.name}' states no symmetries (no 'symmetry_images' hook): "
                    "its instances are counted without up_to_symmetry")
+        unable.update(_unable_to_count(fam, section["formulations"]))
         for solver in chosen:
             jobs += _count_jobs_of(name, fam, spec, solver, section["formulations"], methods)
+    if unable and not jobs:
+        raise ConfigError("counts.formulations", f"nothing to count: {'; '.join(unable.values())}")
+    for why in unable.values():
+        report(f"counts: {why}")
     return jobs
+
+
+def _unable_to_count(fam, formulations: list[str]) -> dict[tuple[str, str], str]:
+    """The formulations of `fam` among `formulations` that cannot enumerate (no `solution_vars`
+    hook), each with why and which can, as `count` says it."""
+    able = [f.name for f in fam.formulations.values() if f.solution_vars is not None]
+    unable = {}
+    for formulation in formulations:
+        form = family_formulation(fam, formulation)
+        if form is not None and form.solution_vars is None:
+            hint = f"use {', '.join(able)}" if able else f"no formulation of family '{fam.name}' can"
+            unable[fam.name, formulation] = (f"formulation '{formulation}' of family '{fam.name}' cannot enumerate "
+                                             f"solutions (it has no 'solution_vars' hook): it counts nothing; {hint}")
+    return unable
 
 
 def _count_jobs_of(name: str, fam, spec, solver: str, formulations: list[str], methods: list[str]) -> list[CountJob]:

@@ -143,6 +143,18 @@ def test_a_wrong_objective_is_an_error_in_the_pipeline_and_judges_no_other_run(g
     assert agreement["grid"] == agreement["positions"] == "agree"
     assert tables.solved(runs.reset_index()).set_axis(runs.index).to_dict() == {
         "grid": True, "positions": True, "detached": False}
+    # 12: the report lists the failed run with its reason (on 3f1b691: "Errors 1" and nothing more)
+    from html import escape
+
+    from pyomo_puzzles.report import html, page
+
+    table = runs.reset_index()
+    message = runs.loc["detached", "message"]
+    assert message.startswith("the solver's objective")
+    text = page.write_report(tmp_path, table, tables.summary(table), [], {}, tmp_path / "report.md").read_text()
+    assert f"- golomb/marks_05: highs / detached, error: {message}" in text.splitlines()
+    assert "1 failed run" in text
+    assert escape(message) in html.render_html(tmp_path, table, tables.summary(table), [], {}, tmp_path)
 
 
 def test_without_the_hook_an_objective_is_the_solvers_claim_and_proves_nothing(hookless, tmp_path, capsys) -> None:
@@ -425,3 +437,22 @@ def test_an_instance_is_drawn_from_its_best_checked_run_and_the_report_says_whic
     runs = folder_runs(tmp_path / "results")
     page = html.pictures_html([picture], tmp_path / "results", runs)
     assert "golomb/marks_05<br>from highs / grid, optimal, objective 11" in page
+
+
+# --- 12. what a configuration cannot count is said; errors are listed with their reasons ---------
+
+def test_a_counts_formulation_that_cannot_enumerate_is_named_by_the_configuration_check(golomb) -> None:
+    """On 3f1b691 `positions` (no solution_vars) was dropped from the counts without a word."""
+    from pyomo_puzzles import experiment
+
+    said: list[str] = []
+    config = {"counts": {"instances": ["golomb/marks_05"], "formulations": ["grid", "positions"], "solvers": ["highs"],
+                         "up_to_symmetry": True}}
+    jobs_planned = experiment.count_jobs(config, report=said.append)
+    assert [(j.formulation, j.solver) for j in jobs_planned] == [("grid", "highs")]
+    assert said == ["counts: formulation 'positions' of family 'golomb' cannot enumerate solutions (it has no "
+                    "'solution_vars' hook): it counts nothing; use grid"]
+    config["counts"]["formulations"] = ["positions"]
+    with pytest.raises(experiment.ConfigError) as refused:
+        experiment.count_jobs(config, report=said.append)
+    assert refused.value.key == "counts.formulations" and "nothing to count" in str(refused.value)

@@ -25,7 +25,7 @@ from pyomo_puzzles.report import counts as count_report
 from pyomo_puzzles.report import formulations
 from pyomo_puzzles.report.compare import versions_text
 from pyomo_puzzles.report.measure import DEFAULT, Statistics
-from pyomo_puzzles.report.page import figure_caption, flatten_environment, measurement_notes
+from pyomo_puzzles.report.page import failures_markdown, figure_caption, flatten_environment, measurement_notes
 
 TITLE = "Solver comparison"
 
@@ -121,7 +121,7 @@ def overview_html(results_dir: Path, runs: pd.DataFrame, stats: Statistics = DEF
             f"<p>{html.escape(tables.definitions(stats))}</p>"
             + "".join(f"\n<p>{_marked(note)}</p>" for note in measurement_notes(runs, stats))
             + data_problems_html(tables.data_problems(runs), tables.DATA_PROBLEMS_NOTE)
-            + wrong_answers_html(runs) + matrix_check_html(runs))
+            + wrong_answers_html(runs) + failures_html(runs) + matrix_check_html(runs))
 
 
 def matrix_check_html(runs: pd.DataFrame) -> str:
@@ -135,6 +135,16 @@ def matrix_check_html(runs: pd.DataFrame) -> str:
     items = "".join(f"<li>{html.escape(line)}</li>" for line in differing)
     return (f'\n<p class="wrong"><strong>Different matrices</strong> in {len(differing)} of {groups} of runs, '
             f"where {html.escape(tables.MATRIX_NOTE)}:</p>\n<ul>{items}</ul>")
+
+
+def failures_html(runs: pd.DataFrame) -> str:
+    """The runs that ended in an error or at the memory limit, with their messages (as the
+    Markdown report lists them), or nothing."""
+    lines = failures_markdown(runs)
+    if not lines:
+        return ""
+    items = "".join(f"<li>{html.escape(line.removeprefix('- '))}</li>" for line in lines[3:])
+    return f'\n<p class="wrong">{_marked(lines[1])}</p>\n<ul>{items}</ul>'
 
 
 def wrong_answers_html(runs: pd.DataFrame) -> str:

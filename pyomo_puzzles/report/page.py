@@ -238,6 +238,21 @@ def _wrong_answers(runs: pd.DataFrame) -> list[str]:
     return lines
 
 
+def failures_markdown(runs: pd.DataFrame) -> list[str]:
+    """The runs that ended in an error or at the memory limit, each with its message
+    (`tables.failed_runs`; the first `tables.FAILURES_SHOWN`, the rest counted)."""
+    failed = tables.failed_runs(runs)
+    if failed.empty:
+        return []
+    lines = ["", f"**{_plural(len(failed), 'failed run')}** (an error or the memory limit; not solved, counted at "
+                 "the time limit), with the reason each gave:", ""]
+    lines += [f"- {row.instance}: {row.solver} / {row.formulation}, {row.status}: {row.message}"
+              for row in failed.head(tables.FAILURES_SHOWN).itertuples()]
+    if len(failed) > tables.FAILURES_SHOWN:
+        lines.append(f"- and {len(failed) - tables.FAILURES_SHOWN} more (tables/runs.csv, column message)")
+    return lines
+
+
 def left_out_markdown(left_out: list[str] | None) -> list[str]:
     """The cells left out when they ran (`core.results.left_out`): no runs, in no table."""
     if not left_out:
@@ -282,7 +297,8 @@ def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, f
                  stats: Statistics = DEFAULT, left_out: list[str] | None = None,
                  models: pd.DataFrame | None = None) -> Path:
     """Write the Markdown report to `out`: title, overview, environment table, summary table
-    (with any data problems, wrong answers and the cells `left_out` listed), the formulations
+    (with any data problems, wrong answers, failed runs and their reasons and the cells
+    `left_out` listed), the formulations
     (`models`: ``tables/models.csv``), counts, and the figures (PNG embedded, PDF linked, paths
     relative to the page). Returns `out`."""
     out = Path(out)
@@ -292,7 +308,7 @@ def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, f
              "## Environment", "", markdown_table(env_rows) if len(env_rows) else "(not recorded)", "",
              "## Summary", "", f"Ranked by {stats.name}: {stats.meaning}.", "",
              summary_markdown(summary, stats) if len(summary) else "(no runs)", *_data_problems(runs),
-             *_wrong_answers(runs), *left_out_markdown(left_out), *_matrix_check(runs), "",
+             *_wrong_answers(runs), *failures_markdown(runs), *left_out_markdown(left_out), *_matrix_check(runs), "",
              *(scores_markdown(runs, stats) if len(runs) else [])]
     if models is not None and len(models):
         lines += ["## Formulations", "", formulations.caption(models), ""]

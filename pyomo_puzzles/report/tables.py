@@ -204,6 +204,26 @@ def data_problems(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["instance", "known", "problem"])
 
 
+FAILED_STATUSES = ("error", "memory_limit")
+"""Runs that failed rather than ran out of time: their message says why (`failed_runs`)."""
+
+FAILURES_SHOWN = 40
+"""The failed runs a report lists one by one; the rest are counted (all are in tables/runs.csv)."""
+
+
+def failed_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """The runs that ended in an error or at the memory limit, each with its message (a failed
+    check's reason, a wrong objective's values, the solver's words): ``instance``, ``solver``,
+    ``formulation``, ``status``, ``message``, by instance and method."""
+    columns = ["instance", "solver", "formulation", "status", "message"]
+    if runs.empty:
+        return pd.DataFrame(columns=columns)
+    failed = runs[_column(runs, "status").isin(FAILED_STATUSES)]
+    frame = pd.DataFrame({c: _column(failed, c) for c in columns}, index=failed.index)
+    frame["message"] = frame["message"].map(lambda text: text if isinstance(text, str) and text else "(no message)")
+    return frame.sort_values(["instance", "solver", "formulation"], kind="stable").reset_index(drop=True)
+
+
 def known_agreement(runs: pd.DataFrame) -> pd.Series:
     """Per run: "agree", "mismatch", or None (no known answer, or the run gave no answer).
 
