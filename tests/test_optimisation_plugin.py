@@ -17,6 +17,7 @@ import sys
 from itertools import combinations
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from conftest import GOLOMB_PLUGIN, QUEENS_PLUGIN, golomb_env, plugin_env, run_cli, solver_params
@@ -456,3 +457,31 @@ def test_a_counts_formulation_that_cannot_enumerate_is_named_by_the_configuratio
     with pytest.raises(experiment.ConfigError) as refused:
         experiment.count_jobs(config, report=said.append)
     assert refused.value.key == "counts.formulations" and "nothing to count" in str(refused.value)
+
+
+# --- 9. the formulation comparison per solver, with the gap left at the root ----------------------
+
+def test_the_formulation_comparison_gives_each_solver_its_own_root_gap_and_nodes(golomb, tmp_path) -> None:
+    """On 3f1b691 one row per formulation pooled the medians of every solver's nodes and root
+    bounds; and only the share of the LP gap closed was shown, not the gap left."""
+    from pyomo_puzzles.core.statistics import COLUMNS
+    from pyomo_puzzles.report import formulations
+
+    results = str(tmp_path / "results")
+    cells = [Run("golomb/marks_06", f, s, 1) for f in ("positions", "grid") for s in ("highs", "scip")]
+    for cell in cells:
+        write_json_atomic(cell.record_path(results), jobs.run_one(cell, results, {"time_limit": 60}).to_dict())
+    runs = folder_runs(tmp_path / "results")
+    rows = [{**entry.row(), "instance": "golomb/marks_06", "message": None}
+            for f in ("positions", "grid") for entry in api.model_statistics("golomb/marks_06", f)]
+    models = pd.DataFrame(rows, columns=[*COLUMNS, "message"])
+    runs["root_gap_closed"] = formulations.root_gap_closed(runs, models)
+    by_solver = formulations.solver_comparison(models, runs).set_index(["formulation", "solver"])
+    assert sorted(by_solver.index) == [("grid", "highs"), ("grid", "scip"), ("positions", "highs"),
+                                       ("positions", "scip")]
+    for row in runs.itertuples():
+        expected = abs(SHORTEST[6] - row.root_bound) / SHORTEST[6]  # the gap left at the root, by hand
+        assert by_solver.loc[(row.formulation, row.solver), "root_gap"] == pytest.approx(expected)
+        assert by_solver.loc[(row.formulation, row.solver), "nodes"] == row.nodes
+    pooled = formulations.comparison(models, runs)
+    assert "nodes" not in pooled and "gap_closed" not in pooled and len(pooled) == 2

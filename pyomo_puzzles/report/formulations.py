@@ -81,28 +81,57 @@ def root_gap_closed(runs: pd.DataFrame, models: pd.DataFrame) -> pd.Series:
     return pd.Series(closed, index=runs.index, dtype=object)
 
 
-def comparison(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
-    """Tidy: per (puzzle, formulation), over the family's common instances (those every
-    formulation of it ran on): instances, median variables, rows and nonzeros, median
-    integrality gap, the share of staged parts the LP settles, runs solved of runs, and the
-    SGM of the ranked time over all its runs there."""
-    if models.empty or runs.empty:
-        return pd.DataFrame()
-    common = family_tables.common_instances(runs)
-    sizes = _one_model_rows(models[models["message"].isna()] if "message" in models else models)
+def root_gap(runs: pd.DataFrame) -> pd.Series:
+    """Per run, the gap left at the end of its root node, |z* - z_root| / max(|z*|, 1), measured
+    as the integrality gap is: beside the share of the LP gap the root closed, it tells a strong
+    LP that had little to close (a small gap, little closed) from a weak one that closed little
+    of much. None where the run has no root bound or the instance no reference optimum."""
+    references = reference_objectives(runs.to_dict("records"))
+    gaps = []
+    for instance, root in zip(runs["instance"], tables._column(runs, "root_bound")):
+        optimum = references.get(instance)
+        if optimum is None or root is None or pd.isna(root):
+            gaps.append(None)
+        else:
+            gaps.append(abs(optimum - float(root)) / max(abs(optimum), 1.0))
+    return pd.Series(gaps, index=runs.index, dtype=object)
+
+
+def _runs_frame(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics) -> pd.DataFrame:
+    """The runs of formulations the models table has, one row each with what the comparison
+    needs; runs a licence refused are left out (they say nothing of a formulation), and a run
+    that ended in an error keeps no root gap or nodes (a wrong objective's bound is not the
+    model's)."""
     frame = pd.DataFrame({
         "puzzle": tables._column(runs, "puzzle").astype(str),
         "formulation": tables._column(runs, "formulation").astype(str),
+        "solver": tables._column(runs, "solver").astype(str),
         "instance": tables._column(runs, "instance").astype(str),
         "solved": tables.solved(runs), "time": tables.censored_time(runs, stats),
         "status": tables._column(runs, "status").astype(str),
         "gap_closed": pd.to_numeric(tables._column(runs, "root_gap_closed"), errors="coerce"),
+        "root_gap": pd.to_numeric(root_gap(runs), errors="coerce"),
         "nodes": pd.to_numeric(tables._column(runs, "nodes"), errors="coerce"),
     })
+    failed = frame["status"] == "error"  # a wrong objective's root bound and search are not the model's
+    frame.loc[failed, ["gap_closed", "root_gap", "nodes"]] = math.nan
     with_statistics = set(zip(models["instance"].astype(str), models["formulation"].astype(str)))
     has_statistics = pd.Series([pair in with_statistics for pair in zip(frame["instance"], frame["formulation"])],
                                index=frame.index, dtype=bool)
-    frame = frame[(frame["status"] != "licence_limit") & has_statistics]
+    return frame[(frame["status"] != "licence_limit") & has_statistics]
+
+
+def comparison(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
+    """Tidy: per (puzzle, formulation), over the family's common instances (those every
+    formulation of it ran on): instances, median variables, rows and nonzeros, median
+    integrality gap, the share of staged parts the LP settles, and, over all the solvers' runs
+    there, runs solved of runs and the SGM of the ranked time. What depends on the solver
+    (root bounds, nodes) is in `solver_comparison`."""
+    if models.empty or runs.empty:
+        return pd.DataFrame()
+    common = family_tables.common_instances(runs)
+    sizes = _one_model_rows(models[models["message"].isna()] if "message" in models else models)
+    frame = _runs_frame(models, runs, stats)
     rows = []
     for (puzzle, formulation), group in frame.groupby(["puzzle", "formulation"], sort=True):
         chosen = group[group["instance"].isin(common.get(puzzle, set()))]
@@ -116,6 +145,28 @@ def comparison(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics = DEF
                      "nonzeros": _median(mine.get("nonzeros", pd.Series(dtype=float))),
                      "integrality_gap": _median(mine.get("integrality_gap", pd.Series(dtype=float))),
                      "lp_settled_share": _median(mine.get("lp_settled_share", pd.Series(dtype=float))),
+                     "runs": len(chosen), "solved": int(chosen["solved"].sum()),
+                     "sgm_time": tables.shifted_geometric_mean(chosen["time"], stats.shift)})
+    return pd.DataFrame(rows)
+
+
+def solver_comparison(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
+    """Tidy: per (puzzle, formulation, solver), over the family's common instances: the median
+    gap left at the root node (`root_gap`) and the median share of the LP gap the root closed,
+    where the solver reports its root bound, the median nodes, runs solved of runs and the SGM
+    of the ranked time. One row per solver: solvers count nodes and bound the root each their
+    own way, so their medians are never pooled."""
+    if models.empty or runs.empty:
+        return pd.DataFrame()
+    common = family_tables.common_instances(runs)
+    frame = _runs_frame(models, runs, stats)
+    rows = []
+    for (puzzle, formulation, solver), group in frame.groupby(["puzzle", "formulation", "solver"], sort=True):
+        chosen = group[group["instance"].isin(common.get(puzzle, set()))]
+        if chosen.empty:
+            continue
+        rows.append({"puzzle": puzzle, "formulation": formulation, "solver": solver,
+                     "instances": chosen["instance"].nunique(), "root_gap": _median(chosen["root_gap"]),
                      "gap_closed": _median(chosen["gap_closed"]), "nodes": _median(chosen["nodes"]),
                      "runs": len(chosen), "solved": int(chosen["solved"].sum()),
                      "sgm_time": tables.shifted_geometric_mean(chosen["time"], stats.shift)})
@@ -125,9 +176,15 @@ def comparison(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics = DEF
 COMPARISON_NOTE = ("Per family, over the instances every formulation of it ran on: the median model size "
                    "(a staged formulation's stages summed), the median integrality gap (models with an "
                    "objective), the median share of a staged formulation's parts its LP relaxation alone "
-                   "proves infeasible, the median share of the LP gap closed at the root node, (z_root - z_LP) / "
-                   "(z* - z_LP), where the solver reports its root bound (HiGHS, SCIP, Gurobi, CPLEX), the median nodes, the runs solved and the shifted geometric mean of the ranked time over "
-                   "all solvers' runs.")
+                   "proves infeasible, and over all solvers' runs the runs solved and the shifted geometric mean of "
+                   "the ranked time.")
+
+SOLVER_COMPARISON_NOTE = ("Per family, formulation and solver, over the same instances (solvers count nodes and "
+                          "bound the root node each their own way: their medians are not pooled): the median gap "
+                          "left at the root node, |z* - z_root| / max(|z*|, 1), and the median share of the LP gap "
+                          "it closed, (z_root - z_LP) / (z* - z_LP), where the solver reports its root bound "
+                          "(HiGHS, SCIP, Gurobi, CPLEX; a strong LP has little gap to close: read the two together), "
+                          "the median nodes, the runs solved and the shifted geometric mean of the ranked time.")
 
 
 def _cell(value) -> str:
@@ -149,10 +206,10 @@ def _cell(value) -> str:
 
 def comparison_cells(table: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
     """The comparison as text cells, with readable headings."""
-    headings = {"puzzle": "Family", "formulation": "Formulation", "instances": "Instances", "variables": "Variables",
-                "rows": "Rows", "nonzeros": "Nonzeros", "integrality_gap": "LP gap",
-                "lp_settled_share": "Parts the LP settles", "gap_closed": "Root gap closed", "nodes": "Nodes",
-                "runs": "Runs", "solved": "Solved",
+    headings = {"puzzle": "Family", "formulation": "Formulation", "solver": "Solver", "instances": "Instances",
+                "variables": "Variables", "rows": "Rows", "nonzeros": "Nonzeros", "integrality_gap": "LP gap",
+                "lp_settled_share": "Parts the LP settles", "root_gap": "Root gap", "gap_closed": "Root gap closed",
+                "nodes": "Nodes", "runs": "Runs", "solved": "Solved",
                 "sgm_time": f"SGM {stats.name} (s)"}
     cells = table.apply(lambda column: column.map(_cell))
     cells = cells[[c for c in headings if c in cells.columns and table[c].notna().any()]]

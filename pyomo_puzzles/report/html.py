@@ -347,12 +347,12 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
 
 def _formulations_html(models: pd.DataFrame, runs: pd.DataFrame, stats: Statistics) -> str:
     body = f"<p>{html.escape(formulations.caption(models))}</p>\n"
-    compared = formulations.comparison(models, runs, stats)
-    if len(compared):  # a dozen columns: the compact style keeps them within the page
-        cells = formulations.comparison_cells(compared, stats)
-        body += (f"<p>{html.escape(formulations.COMPARISON_NOTE)}</p>\n"
-                 + html_table(cells, css_class="compact", right=[c not in ("Family", "Formulation") for c in cells])
-                 + "\n")
+    for note, compared in ((formulations.COMPARISON_NOTE, formulations.comparison(models, runs, stats)),
+                           (formulations.SOLVER_COMPARISON_NOTE, formulations.solver_comparison(models, runs, stats))):
+        if len(compared):  # a dozen columns: the compact style keeps them within the page
+            cells = formulations.comparison_cells(compared, stats)
+            body += (f"<p>{html.escape(note)}</p>\n" + html_table(
+                cells, css_class="compact", right=[c not in ("Family", "Formulation", "Solver") for c in cells]) + "\n")
     return body + html_table(formulations.shown(models), css_class="compact")
 
 

@@ -316,6 +316,10 @@ def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, f
         if len(compared):
             lines += [formulations.COMPARISON_NOTE, "",
                       markdown_table(formulations.comparison_cells(compared, stats)), ""]
+        by_solver = formulations.solver_comparison(models, runs, stats)
+        if len(by_solver):
+            lines += [formulations.SOLVER_COMPARISON_NOTE, "",
+                      markdown_table(formulations.comparison_cells(by_solver, stats)), ""]
         lines += [markdown_table(formulations.shown(models)), ""]
     if counts is not None and len(counts):
         lines += ["## Counts", "", count_report.INTRO, "", markdown_table(count_report.shown(counts)), "",
