@@ -485,3 +485,33 @@ def test_the_formulation_comparison_gives_each_solver_its_own_root_gap_and_nodes
         assert by_solver.loc[(row.formulation, row.solver), "nodes"] == row.nodes
     pooled = formulations.comparison(models, runs)
     assert "nodes" not in pooled and "gap_closed" not in pooled and len(pooled) == 2
+
+
+# --- 8. an SGM over fewer instances is marked, not bolded, and the runs left out are named ---------
+
+@pytest.mark.parametrize("solver", solver_params(("cplex",)))
+def test_a_licence_refused_run_leaves_its_solver_out_of_the_bold_and_is_named(golomb, tmp_path, solver) -> None:
+    """CPLEX's Community Edition refuses a model over 1,000 variables: eight marks on a grid of
+    49 points has 1,226. On 3f1b691 CPLEX's SGM over the two small rulers alone was bolded as
+    the row's best."""
+    from pyomo_puzzles.report import family_tables
+
+    big = _write(tmp_path, "eight.yaml", "puzzle: golomb\nmarks: 8\nmax_length: 48\n")
+    results = tmp_path / "results"
+    cells = [Run(name, "grid", s, 1, source=src) for name, src in (("golomb/marks_04", None), ("golomb/marks_05", None),
+                                                                   ("golomb/eight", str(big)))
+             for s in ("highs", solver)]
+    for cell in cells:  # three seconds: HiGHS need not prove eight marks optimal here, a time-out is a time too
+        write_json_atomic(cell.record_path(str(results)), jobs.run_one(cell, str(results), {"time_limit": 3}).to_dict())
+    write_json_atomic(results / "batches" / "batch0.json", {"records": [], "sources": {"golomb/eight": str(big)}})
+    runs = folder_runs(results)
+    assert dict(zip(runs["solver"] + "/" + runs["instance"], runs["status"]))[f"{solver}/golomb/eight"] == \
+        "licence_limit"
+    table = family_tables.family_summary(runs)
+    latex = family_tables.family_latex(table, "golomb", left_out=family_tables.licence_refusals(runs, "golomb"))
+    row = next(line for line in latex.splitlines() if line.strip().startswith("grid &"))
+    cplex_sgm = table[(table["solver"] == solver) & (table["scope"] == "common")]["sgm_time"].iloc[0]
+    assert f"{family_tables.tables.format_seconds(cplex_sgm)}{family_tables.LEFT_OUT_MARK}" in row
+    assert row.count("\\textbf") == 1 and "textbf{" + family_tables.tables.format_seconds(
+        table[(table["solver"] == "highs") & (table["scope"] == "common")]["sgm_time"].iloc[0]) in row
+    assert f"{solver} / grid on eight" in latex

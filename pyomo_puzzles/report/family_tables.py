@@ -80,41 +80,67 @@ def shown(table: pd.DataFrame, puzzle: str) -> tuple[pd.DataFrame, str]:
                     "instances).")
 
 
-def caption(puzzle: str, stats: Statistics = DEFAULT, coverage: str = "") -> str:
+def caption(puzzle: str, stats: Statistics = DEFAULT, coverage: str = "", left_out: str = "") -> str:
     return (f"{tables.latex_escape(puzzle)}: runs solved (optimal with a checked solution, or proven "
             f"infeasible) and the shifted geometric mean (SGM) of the {stats.name} in seconds, per formulation "
             f"and solver; {tables.unsolved_treatment(stats.par)}. {tables.latex_escape(stats.sentence())} "
-            f"{tables.sgm_definition(stats.shift)} The best SGM of each row is in bold."
-            + (f" {tables.latex_escape(coverage)}" if coverage else ""))
+            f"{tables.sgm_definition(stats.shift)} The best SGM of each row over all of the row's instances is "
+            "in bold."
+            + (f" {tables.latex_escape(coverage)}" if coverage else "")
+            + (f" {LEFT_OUT_MARK} {tables.latex_escape(left_out)}" if left_out else ""))
 
 
-def _cell_pair(entry: pd.Series | None, best: float) -> list[str]:
+LEFT_OUT_MARK = "$^\\dagger$"
+"""Marks an SGM over fewer instances than its row's others (a licence refused some runs): never bold."""
+
+
+def licence_refusals(runs: pd.DataFrame, puzzle: str) -> str:
+    """Which runs of `puzzle` a size-limited licence refused, in words for a caption ("" for none):
+    they are left out of the times, so those solvers' SGMs are over fewer instances."""
+    refused = runs[(tables._column(runs, "status") == "licence_limit")
+                   & (tables._column(runs, "puzzle").astype(str) == puzzle)]
+    if refused.empty:
+        return ""
+    by_method = refused.groupby(["solver", "formulation"], sort=True)["instance"].apply(
+        lambda names: ", ".join(sorted({str(n).removeprefix(f"{puzzle}/") for n in names})))
+    listed = "; ".join(f"{solver} / {formulation} on {names}" for (solver, formulation), names in by_method.items())
+    return (f"Over fewer instances: the runs a size-limited licence refused are left out ({listed}); such an SGM "
+            "is not compared for bold.")
+
+
+def _cell_pair(entry: pd.Series | None, best: float, full: int) -> list[str]:
     if entry is None:
         return ["--", "--"]
     sgm = entry["sgm_time"]
     text = tables.format_seconds(sgm)
+    if entry["instances"] < full:
+        return [f"{entry['solved']}/{entry['runs']}", f"{text}{LEFT_OUT_MARK}"]
     bold = not math.isnan(sgm) and math.isclose(sgm, best, rel_tol=1e-12)
     return [f"{entry['solved']}/{entry['runs']}", f"\\textbf{{{text}}}" if bold else text]
 
 
 def family_latex(table: pd.DataFrame, puzzle: str, stats: Statistics = DEFAULT,
-                 labels: dict[str, str] | None = None) -> str:
-    """The booktabs table of one family (needs ``\\usepackage{booktabs}``)."""
+                 labels: dict[str, str] | None = None, left_out: str = "") -> str:
+    """The booktabs table of one family (needs ``\\usepackage{booktabs}``). The best SGM of a
+    row is bold among the solvers that have a time on all of the row's instances; one over
+    fewer (a licence refused some runs, `left_out` says which) is marked, never bold."""
     labels = labels or {}
     rows, coverage = shown(table, puzzle)
     solvers = sorted(set(rows["solver"]))  # the same column order in every results folder
     formulations = list(dict.fromkeys(rows["formulation"]))
     name = lambda text: tables.latex_escape(labels.get(text, text))  # noqa: E731
     lines = ["% requires \\usepackage{booktabs}", "\\begin{table}[htbp]", "  \\centering", "  \\small",
-             "  \\setlength{\\tabcolsep}{4pt}", f"  \\caption{{{caption(puzzle, stats, coverage)}}}",
+             "  \\setlength{\\tabcolsep}{4pt}", f"  \\caption{{{caption(puzzle, stats, coverage, left_out)}}}",
              f"  \\label{{tab:{puzzle}}}", "  \\begin{tabular}{l" + "rr" * len(solvers) + "}", "    \\toprule",
              "    & " + " & ".join(f"\\multicolumn{{2}}{{c}}{{{name(s)}}}" for s in solvers) + " \\\\",
              "    " + " ".join(f"\\cmidrule(lr){{{2 + 2 * i}-{3 + 2 * i}}}" for i in range(len(solvers))),
              "    Formulation & " + " & ".join(["solved & SGM"] * len(solvers)) + " \\\\", "    \\midrule"]
     for formulation in formulations:
         entries = {r["solver"]: r for _, r in rows[rows["formulation"] == formulation].iterrows()}
-        best = min((e["sgm_time"] for e in entries.values() if not math.isnan(e["sgm_time"])), default=math.nan)
-        cells = [cell for s in solvers for cell in _cell_pair(entries.get(s), best)]
+        full = max(e["instances"] for e in entries.values())
+        best = min((e["sgm_time"] for e in entries.values() if not math.isnan(e["sgm_time"])
+                    and e["instances"] == full), default=math.nan)
+        cells = [cell for s in solvers for cell in _cell_pair(entries.get(s), best, full)]
         lines.append(f"    {name(formulation)} & " + " & ".join(cells) + " \\\\")
     lines += ["    \\bottomrule", "  \\end{tabular}", "\\end{table}", ""]
     return tables.fit_to_width("\n".join(lines))
@@ -128,7 +154,7 @@ def write_family_tables(runs: pd.DataFrame, directory: str | Path, stats: Statis
     written = []
     for puzzle in sorted(table["puzzle"].unique()):
         path = directory / f"family_{puzzle}.tex"
-        tables._write_text(path, family_latex(table, puzzle, stats, labels))
+        tables._write_text(path, family_latex(table, puzzle, stats, labels, licence_refusals(runs, puzzle)))
         written.append(path)
     csv = directory / "families.csv"
     tables._write_text(csv, table.to_csv(index=False))
