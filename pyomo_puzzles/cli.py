@@ -380,9 +380,18 @@ def cmd_statistics(args: argparse.Namespace) -> int:
 
     instance = _instance(args.instance)
     names = args.formulation or [None]
+    left_out = []
     if names == ["all"]:
-        names = [name for name, form in instance.family.formulations.items()
-                 if form.applies_to(instance.spec) is None]
+        names = []
+        for name, form in instance.family.formulations.items():
+            reason = form.applies_to(instance.spec)
+            if reason is None:
+                names.append(name)
+            else:
+                left_out.append(f"{name}: it cannot model {instance.name}: {reason}")
+        if not names:
+            raise UserError(f"no formulation of family '{instance.family.name}' can model {instance.name} ("
+                            + "; ".join(left_out) + ")")
     found = []
     for name in names:
         models.choose_formulation(instance, name)  # an unknown or inapplicable formulation: one line, before any work
@@ -401,6 +410,8 @@ def cmd_statistics(args: argparse.Namespace) -> int:
                         for i, (cell, width) in enumerate(zip(line, widths))))
     if rows[0]["reference_from"]:
         print(f"z*: {rows[0]['reference_from']}")
+    for line in left_out:
+        print(f"left out: {line}")
     if args.output:
         _files().write_json_atomic(args.output, rows)
         print(f"statistics written to {args.output}")
@@ -432,6 +443,10 @@ def cmd_library(args: argparse.Namespace) -> int:
     if args.solu or args.export:
         return EXIT_OK
     _print_library(entries, instances, library)
+    for family, path in library.unwritten_catalogues().items():
+        if not args.family or family in args.family:
+            print(f"  {family}: its catalogue {path} is not written yet ('pyomo-puzzles calibrate CONFIG --write' "
+                  "writes it from a calibration experiment)")
     return EXIT_OK
 
 

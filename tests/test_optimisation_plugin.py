@@ -515,3 +515,53 @@ def test_a_licence_refused_run_leaves_its_solver_out_of_the_bold_and_is_named(go
     assert row.count("\\textbf") == 1 and "textbf{" + family_tables.tables.format_seconds(
         table[(table["solver"] == "highs") & (table["scope"] == "common")]["sgm_time"].iloc[0]) in row
     assert f"{solver} / grid on eight" in latex
+
+
+# --- 13 and the counts table: what it says, and said once -----------------------------------------
+
+def test_the_counts_table_says_what_it_counted_in_plain_numbers_and_a_wrong_known_count_once(golomb, tmp_path) -> None:
+    """On 3f1b691: raw floats (4.0, nan, 0.08102470700001163), a "group order" that was the number
+    of images of one solution, and one data-problem line per count of the instance."""
+    from types import SimpleNamespace
+
+    from pyomo_puzzles.core.results import counts_table
+    from pyomo_puzzles.report import counts as count_report
+
+    data = _write(tmp_path, "five.yaml", "puzzle: golomb\nmarks: 5\nmax_length: 16\nknown: {solutions: 3}\n")
+    instance = api.load(str(data))
+    paths = []
+    for solver in ("highs", "glpk"):
+        result = api.count(instance, "grid", solver, up_to_symmetry=True).to_dict()
+        path = tmp_path / f"{solver}.json"
+        jobs._finish_count(SimpleNamespace(output=SimpleNamespace(record=str(path))), instance, result, True)
+        paths.append(str(path))
+    counts = counts_table(paths)
+    cells = count_report.shown(counts)
+    assert cells[["counted", "optimum", "solutions", "classes", "largest_orbit"]].values.tolist() == [
+        ["optimal", "11", "4", "2", "2"]] * 2
+    assert all(len(text) <= 5 for text in cells["elapsed"]) and "nan" not in cells.to_string()
+    problems = count_report.data_problems(counts)
+    assert len(problems) == 1
+    assert problems["problem"][0].endswith("so did glpk / grid / nogood (4)") and "states 3 solutions" in \
+        problems["problem"][0]
+
+
+def test_a_catalogue_not_written_yet_is_said_not_a_failure(tmp_path) -> None:
+    """The Golomb plugin names its catalogue before any calibration wrote it: on 3f1b691
+    `library` and `statistics` failed reading it."""
+    assert not (GOLOMB_PLUGIN / "pyomo_puzzles_golomb" / "library.yaml").exists()
+    listed = run_cli("library", "--family", "golomb", env=golomb_env())
+    assert listed.returncode == 0, listed.stderr
+    assert "golomb: its catalogue" in listed.stdout and "is not written yet" in listed.stdout
+    measured = run_cli("statistics", "golomb/marks_05", "-f", "all", env=golomb_env())
+    assert measured.returncode == 0, measured.stderr
+    assert [line.split()[0] for line in measured.stdout.splitlines()[2:4]] == ["positions", "grid"]
+
+
+def test_statistics_of_all_formulations_says_which_it_left_out_and_why() -> None:
+    """The published Rubik model has quarter turns only: on 3f1b691 `-f all` on a half-turn
+    scramble left it out without a word."""
+    done = run_cli("statistics", "rubik/htm_depth_01", "-f", "all")
+    assert done.returncode == 0, done.stderr
+    assert ("left out: seed: it cannot model rubik/htm_depth_01: the published model has quarter turns only"
+            in done.stdout)

@@ -152,7 +152,8 @@ def test_records_name_the_plugin_once(experiment):
 def test_a_count_record_carries_its_settings(experiment):
     path = next((experiment["results"] / "counts").rglob("*.json"))
     fingerprint = json.loads(path.read_text())["fingerprint"]
-    assert fingerprint["settings"] == {"method": "nogood", "up_to_symmetry": False, "time_limit": 600}
+    assert fingerprint["settings"] == {"method": "nogood", "up_to_symmetry": False, "time_limit": 600,
+                                       "every_feasible": False}
 
 
 def test_environment_names_the_plugin_its_version_and_commit(experiment):

@@ -98,7 +98,9 @@ class CountResult:
     """The solver's one-off start-up, paid before the count's clock (None: it declares none)."""
     solutions_with_variants: int = 0
     parts: int = 1
-    group_order: int | None = None
+    images_per_solution: int | None = None
+    """How many images the family's symmetry hook gives of a solution (the group's order where it
+    gives one per symmetry; the orbits, `orbit_sizes`, count the distinct ones)."""
     orbit_sizes: list[int] = field(default_factory=list)
     representatives: list[dict] = field(default_factory=list)
     points: int | None = None
@@ -312,7 +314,7 @@ class _Collector:
             if result.optimum is not None and not all(self._at_the_optimum(image, "an image of")
                                                       for image in distinct.values()):
                 return None
-            result.group_order = len(images)
+            result.images_per_solution = len(images)
             if result.up_to_symmetry:
                 result.classes += 1
             result.orbit_sizes.append(len(distinct))

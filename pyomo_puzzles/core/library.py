@@ -192,10 +192,18 @@ def catalogue_files() -> dict[str, Path]:
     return {name: fam.library for name, fam in sorted(registry.families().items()) if fam.library is not None}
 
 
+def unwritten_catalogues() -> dict[str, Path]:
+    """The families that name a catalogue file not written yet (the normal state of a new
+    plugin, until `calibrate --write` writes it): an empty catalogue, said where listed."""
+    return {name: path for name, path in catalogue_files().items() if not Path(path).exists()}
+
+
 @lru_cache(maxsize=None)
 def read_catalogue(family: str, path: Path) -> tuple[Entry, ...]:
     """The entries of one family's catalogue, checked: a wrong field is a `DataError` naming
-    the file and the field."""
+    the file and the field. A catalogue file not written yet holds no entries."""
+    if not Path(path).exists():
+        return ()
     data = instances.read_data_file(path)
     instances.validate(data, SCHEMA, path)
     shipped = instances.shipped_instances()

@@ -228,9 +228,16 @@ def count_fingerprint(instance: str, formulation: str, solver: str, method: str,
     are the known figures where the instance states none) and the count's own settings."""
     digest, puzzle = _instance_data(instances.resolve(instance)[1])
     family = registry.family(puzzle)
-    catalogue = _digest(family.library.read_bytes()) if family.library is not None else None
+    catalogue = _catalogue_digest(family)
     return {"instance": digest, **_code_fingerprint(family, formulation, solver),
             "known": catalogue, "settings": {"method": method, **{k: settings.get(k) for k in COUNT_SETTINGS}}}
+
+
+def _catalogue_digest(family: registry.Family) -> str | None:
+    """The digest of the family's catalogue (None: it names none, or one not written yet)."""
+    if family.library is None or not Path(family.library).exists():
+        return None
+    return _digest(Path(family.library).read_bytes())
 
 
 def count_digest(instance: str, formulation: str, solver: str, method: str, settings: dict) -> str:
@@ -261,7 +268,7 @@ def model_digest(instance: str, formulation: str, source: str | None, results: s
             family = registry.family(puzzle)
         lp_solver = settings.get("lp_solver")
         parts = {"instance": digest, **_code_fingerprint(family, formulation, lp_solver or solvers.default_lp_solver()),
-                 "lp_solver": lp_solver, "known": _digest(family.library.read_bytes()) if family.library else None,
+                 "lp_solver": lp_solver, "known": _catalogue_digest(family),
                  "settings": {k: settings.get(k) for k in MODEL_SETTINGS}}
     except Exception as error:  # noqa: BLE001 - the job says what is wrong
         parts = {"unreadable": f"{type(error).__name__}: {error}"}
@@ -339,10 +346,11 @@ PROGRESS_COLUMNS = ("instance", "formulation", "solver", "seed", "permutation", 
 """The columns of ``tables/progress.csv``: one row per point of a run's trace (`core.progress`)."""
 
 COUNT_COLUMNS = ("instance", "formulation", "solver", "method", "counted", "optimum", "complete", "solutions", "classes",
-                 "group_order",
+                 "largest_orbit",
                  "known_solutions", "known_classes", "agrees_with_known", "data_problem", "digest", "solves", "points", "elapsed",
                  "startup_time", "route", "message")
-"""The columns of the counts table (``tables/counts.csv``), one row per count."""
+"""The columns of the counts table (``tables/counts.csv``), one row per count (``largest_orbit``: the
+most distinct solutions one orbit found had; ``counted``: all, optimal or feasible, `core.counting`)."""
 
 
 def _instance_facts(name: str, results: str, source: str | None = None) -> dict:
@@ -503,5 +511,9 @@ def counts_table(paths: list[str]) -> pandas.DataFrame:
     """One row per count record (the columns in `COUNT_COLUMNS`)."""
     import pandas as pd  # see runs_table
 
-    rows = [{k: json.loads(Path(p).read_text()).get(k) for k in COUNT_COLUMNS} for p in paths]
+    rows = []
+    for path in paths:
+        record = json.loads(Path(path).read_text())
+        record["largest_orbit"] = max(record.get("orbit_sizes") or [], default=None)  # distinct images of a solution
+        rows.append({k: record.get(k) for k in COUNT_COLUMNS})
     return pd.DataFrame(rows, columns=list(COUNT_COLUMNS))

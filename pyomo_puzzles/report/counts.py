@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import pandas as pd
 
+from pyomo_puzzles.report.tables import format_seconds
+
 INTRO = ("Solutions enumerated (classes: up to the instance's symmetry), each checked by the family's checker, "
-         "against the instance's known figures where it has them. Method: nogood (no-good cuts, a solve per "
-         "solution or orbit) or native (the solver's own enumeration; route: how). Digest: of the set of "
-         "solutions found, each reduced to its orbit's representative.")
-SHOWN = ["instance", "formulation", "solver", "method", "complete", "solutions", "classes", "group_order",
-         "known_solutions", "known_classes", "agrees_with_known", "digest", "elapsed", "startup_time"]
+         "against the instance's known figures where it has them. Counted: all (a model without an objective), "
+         "optimal (the optimal solutions, the objective held at the proven optimum) or feasible (every feasible "
+         "point, asked for). Method: nogood (no-good cuts, a solve per solution or orbit) or native (the solver's "
+         "own enumeration; route: how). Largest orbit: the most distinct solutions one orbit had. Digest: of the "
+         "set of solutions found, each reduced to its orbit's representative. Seconds: the count's own clock.")
+SHOWN = ["instance", "formulation", "solver", "method", "counted", "optimum", "complete", "solutions", "classes",
+         "largest_orbit", "known_solutions", "known_classes", "agrees_with_known", "digest", "elapsed", "startup_time"]
+WHOLE = ("solutions", "classes", "largest_orbit", "known_solutions", "known_classes")
+SECONDS = ("elapsed", "startup_time")
 
 
 def _present(value) -> bool:
@@ -49,14 +55,42 @@ DATA_PROBLEMS_NOTE = ("a count found more checked solutions than the instance's 
 
 
 def data_problems(counts: pd.DataFrame) -> pd.DataFrame:
-    """The counts whose record names a data problem (`core.known.judge_count`): ``instance``
-    and ``problem`` (the file and field of the known count, and what the count found)."""
+    """The instances whose known count a count proves wrong (its record names a data problem,
+    `core.known.judge_count`): one row per instance, ``instance`` and ``problem`` (the file and
+    field of the known count, what the count that found the most found, and the other counts
+    that found more than known too)."""
     if "data_problem" not in counts.columns:
         return pd.DataFrame(columns=["instance", "problem"])
     named = counts[counts["data_problem"].map(lambda text: isinstance(text, str) and bool(text))]
-    return pd.DataFrame({"instance": named["instance"], "problem": named["data_problem"]}).reset_index(drop=True)
+    rows = []
+    for instance, group in named.groupby("instance", sort=True):  # one line per instance, however many counted
+        group = group.sort_values("solutions", ascending=False, kind="stable")
+        problem = group["data_problem"].iloc[0]
+        others = [f"{_method(row).replace('/', ' / ')} ({int(row['solutions'])})" for _, row in group.iloc[1:].iterrows()]
+        if others:
+            problem += f"; so did {', '.join(others)}"
+        rows.append({"instance": instance, "problem": problem})
+    return pd.DataFrame(rows, columns=["instance", "problem"])
 
 
 def shown(counts: pd.DataFrame) -> pd.DataFrame:
-    """The counts table's columns the report shows (the route and message are in the CSV)."""
-    return counts[[c for c in SHOWN if c in counts.columns]]
+    """The counts table's columns the report shows, as text (the route and message, and every
+    figure at full precision, are in the CSV): counts as whole numbers, seconds to three
+    significant digits, nothing as ``-``."""
+    columns = [c for c in SHOWN if c in counts.columns and (c not in ("counted", "optimum")
+                                                            or counts[c].map(_present).any())]
+    return counts[columns].apply(lambda column: column.map(lambda value: _text(column.name, value)))
+
+
+def _text(column: str, value) -> str:
+    if not _present(value):
+        return "-"
+    if column in WHOLE:
+        return f"{int(value):,}"
+    if column in SECONDS:
+        return format_seconds(float(value))
+    if column == "optimum":
+        return f"{float(value):g}"
+    if isinstance(value, bool) or (hasattr(value, "dtype") and value.dtype == bool):
+        return "yes" if value else "no"
+    return str(value)

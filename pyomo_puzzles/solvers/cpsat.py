@@ -405,8 +405,8 @@ class Cpsat(Adapter):
         model.objective = pyo.Objective(expr=model.x, sense=pyo.maximize)
         RecompilingSession(model, RunSettings(time_limit=10, threads=1), MatrixSession).solve()
 
-    enumeration = ("CP-SAT's search for all solutions (enumerate_all_solutions, one search worker; an exact "
-                   "cover by a fixed first-item search)")
+    enumeration = ("CP-SAT's search for all solutions (enumerate_all_solutions, one search worker; where the "
+                   "model is an exact cover, a fixed first-item search as dancing links search)")
 
     def enumerate(self, form, settings: RunSettings, found: Callable) -> tuple[str, str]:
         """Every point of `form` by CP-SAT's search for all solutions, in the worker; each

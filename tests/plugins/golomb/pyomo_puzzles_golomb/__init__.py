@@ -246,4 +246,5 @@ FAMILY = register(Family(
     draw=draw,
     size=lambda ruler: (ruler.marks, "marks"),
     instances_dir=Path(__file__).parent / "instances",
+    library=Path(__file__).parent / "library.yaml",  # named before it is written, as a new plugin's is
 ))
