@@ -233,8 +233,9 @@ def _is_number(checker, value) -> bool:
 
 @lru_cache(maxsize=1)
 def validator_class():
-    """Draft 2020-12 where an integer is a whole number as written (``3``, not ``3.0``: the
-    loaders count with it) and a number is finite (not ``.nan`` or ``.inf``)."""
+    """Draft 2020-12 where an integer is a whole number as an int (``3``; a ``3.0`` in a data
+    file is made one first, `validate`: the loaders count with it) and a number is finite (not
+    ``.nan`` or ``.inf``)."""
     import jsonschema  # jsonschema: only for a file quick_schema cannot vouch for
 
     return jsonschema.validators.extend(
@@ -256,9 +257,47 @@ def first_schema_error(data: Any, schema: dict):
 
 
 def validate(data: dict, schema: dict, path: Path) -> None:
+    """Check `data` against `schema` (a `DataError` naming the file and the first wrong field);
+    a whole number written with a decimal point where the schema asks for an integer
+    (``n: 8.0``) is that integer, as JSON Schema counts it, and becomes an `int` in `data`
+    first, so that no loader counts with a float."""
     error = first_schema_error(data, schema)
+    if error is not None and _whole_numbers_made_integers(data, schema):
+        error = first_schema_error(data, schema)
     if error is not None:
         raise schema_error(path, error)
+
+
+def _whole_numbers_made_integers(data: dict, schema: dict) -> bool:
+    """Turn each float with a whole value that stands where `schema` asks for an integer into
+    an int, in place (jsonschema finds where, nested choices of a schema included); whether it
+    changed anything."""
+    changed = False
+    for _ in range(100):  # each pass settles the places one level of nesting hides
+        found = [e for e in _all_errors(validator_class()(schema).iter_errors(data))
+                 if e.validator == "type" and "integer" in ([e.validator_value] if isinstance(e.validator_value, str)
+                                                            else e.validator_value)
+                 and isinstance(e.instance, float) and math.isfinite(e.instance) and e.instance.is_integer()]
+        if not found:
+            return changed
+        for error in found:
+            _put(data, list(error.absolute_path), int(error.instance))
+        changed = True
+    return changed
+
+
+def _all_errors(errors):
+    """Every error and the errors inside them (a `oneOf` keeps its branches' in `context`)."""
+    for error in errors:
+        yield error
+        yield from _all_errors(error.context or [])
+
+
+def _put(data, where: list, value) -> None:
+    for key in where[:-1]:
+        data = data[key]
+    if where:
+        data[where[-1]] = value
 
 
 def merge_base(data: dict, path: Path, schema: dict, within: tuple[Path, ...] = ()) -> dict:
