@@ -622,7 +622,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     solvers = calibrate.checked_solvers(args.solvers)
     experiments = [calibrate.read_experiment(configfile) for configfile in args.configs]
     witnesses = [calibrate.read_experiment(configfile, "option --witness") for configfile in args.witness]
-    found = calibrate.calibrate_experiments(experiments, command, witnesses=witnesses, skip=args.skip,
+    skip = calibrate.checked_skip(args.skip, experiments)
+    found = calibrate.calibrate_experiments(experiments, command, witnesses=witnesses, skip=skip,
                                             solvers=solvers, questions=args.question or ("solve", "count"))
     if args.question is None or "solve" in args.question:
         print("\n".join(calibrate.solve_lines(found.solved)))

@@ -565,3 +565,50 @@ def test_statistics_of_all_formulations_says_which_it_left_out_and_why() -> None
     assert done.returncode == 0, done.stderr
     assert ("left out: seed: it cannot model rubik/htm_depth_01: the published model has quarter turns only"
             in done.stdout)
+
+
+# --- from the n-queens trial: calibrate with a reference method among the solvers ------------------
+
+def _calibration_folder(tmp_path: Path, cells: list, sources: dict) -> Path:
+    """A results folder as a finished pipeline leaves it for `calibrate`: the records, the runs
+    table (parquet) and the environment record, and the configuration naming the folder."""
+    from pyomo_puzzles import experiment
+
+    results = tmp_path / "results"
+    for cell in cells:
+        write_json_atomic(cell.record_path(str(results)), jobs.run_one(cell, str(results), {"time_limit": 60}).to_dict())
+    write_json_atomic(results / "batches" / "batch0.json", {"records": [], "sources": sources})
+    (results / "tables").mkdir()
+    folder_runs(results).to_parquet(results / "tables" / "runs.parquet")
+    config = {"results": str(results), "solvers": sorted({c.solver for c in cells}), "threads": 1, "time_limit": 60,
+              "instances": sorted({c.instance for c in cells}), "formulations": ["rows"]}
+    write_json_atomic(results / "environment.json", experiment.environment(config, tmp_path))
+    path = tmp_path / "calibration.yaml"
+    path.write_text(f"results: {results}\n")
+    return path
+
+
+def test_calibrate_takes_dancing_links_as_a_witness_not_a_method_and_says_what_it_does_not_write(
+        queens, tmp_path, capsys) -> None:
+    """On 3f1b691 dlx was timed like a MIP method, set the bands as the 'best', and then left the
+    instances uncalibrated ("run every method"); a data-file instance shown with a band was
+    dropped from --write without a word; --skip took a misspelt name."""
+    import yaml
+
+    five = _write(tmp_path, "five.yaml", "puzzle: queens\nn: 5\nknown: {solutions: 10}\n")
+    cells = [Run(name, formulation, solver, 1, source=source)
+             for name, source in (("queens/six", None), ("queens/eight", None), ("queens/five", str(five)))
+             for solver, formulation in (("highs", "rows"), ("glpk", "rows"), ("dlx", "exact_cover"))]
+    config = _calibration_folder(tmp_path, cells, {"queens/five": str(five)})
+    catalogue = tmp_path / "library.yaml"
+    assert cli.main(["calibrate", str(config), "--solvers", "highs,glpk", "--write-to", str(catalogue)]) == 0
+    out = capsys.readouterr().out
+    assert "not calibrated" not in out
+    assert ("not written: queens/five: a data file outside its family's instance folder" in out)
+    entries = yaml.safe_load(catalogue.read_text())["instances"]
+    assert sorted(e["name"] for e in entries) == ["queens/eight", "queens/six"]
+    for entry in entries:
+        assert set(entry["times"]) == {"highs/rows", "glpk/rows"}  # the calibration's methods only
+        assert any(source.startswith("dlx/exact_cover") for source in entry["sources"])  # a witness
+    assert cli.main(["calibrate", str(config), "--solvers", "highs,glpk", "--skip", "queens/sixx"]) == 2
+    assert "option --skip: 'queens/sixx' is no instance" in capsys.readouterr().err

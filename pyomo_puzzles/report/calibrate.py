@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,16 +140,22 @@ def calibration_facts(experiments: Sequence[Experiment], day: str, command: str)
 
 def _solve_questions(experiments: Sequence[Experiment], command: str, witnesses: Sequence[Experiment],
                      skip: Collection[str], solvers: Collection[str]) -> list[Calibrated]:
+    """The solve questions of the experiments' runs: banded and timed by the runs of `solvers`
+    (the integer programs on the calibration's solvers); the runs of any other method in them
+    (dancing links, CP-SAT) are witnesses, as those of ``--witness`` experiments: they add
+    sources to an answer, never a time or a band."""
     tables = [_runs(e) for e in experiments]
     days = [latest_day(table) for table in tables]
     tables = [table[~table["instance"].isin(skip)] for table in tables]
-    runs = pd.concat(tables, ignore_index=True)
+    everything = pd.concat(tables, ignore_index=True)
+    calibrating = everything["solver"].isin(solvers)
+    runs, others = everything[calibrating], everything[~calibrating]
     facts = {}
     for name in runs["instance"].unique():
         ran = [i for i, table in enumerate(tables) if (table["instance"] == name).any()]
         facts[name] = calibration_facts([experiments[i] for i in ran], max(days[i] for i in ran), command)
-    witnessed = pd.concat([_runs(w) for w in witnesses], ignore_index=True) if witnesses else None
-    return calibrate(runs, facts, witnesses=witnessed, solvers=solvers)
+    witnessed = pd.concat([others, *(_runs(w) for w in witnesses)], ignore_index=True)
+    return calibrate(runs, facts, witnesses=witnessed if len(witnessed) else None, solvers=solvers)
 
 
 def count_records(results: Path) -> pd.DataFrame:
@@ -225,9 +231,12 @@ def _best(entry: dict) -> tuple[float, str] | None:
     return min(((t, m) for m, t in entry["times"].items() if t is not None), default=None)
 
 
-def entries_to_write(calibration: Calibration, experiments: Sequence[Experiment], adopt: bool) -> list[dict]:
+def entries_to_write(calibration: Calibration, experiments: Sequence[Experiment], adopt: bool,
+                     said: Callable[[str], None] = print) -> list[dict]:
     """The catalogue entries of a calibration: those of shipped instances, and where `adopt`,
-    those of generated instances, each first copied into its family's instance folder (`adopt_instance`)."""
+    those of generated instances, each first copied into its family's instance folder
+    (`adopt_instance`). An entry left out is `said` with why (a catalogue names shipped
+    instances: a data file outside the family's instance folder is not one)."""
     shipped = instances.shipped_instances()
     entries = []
     for item in calibration.solved:
@@ -235,12 +244,31 @@ def entries_to_write(calibration: Calibration, experiments: Sequence[Experiment]
             continue
         if item.instance.startswith("generated/"):
             if not adopt:
+                said(f"not written: {item.instance}: a generated instance (--adopt copies it into its family's "
+                     "instance folder and writes its entry)")
                 continue
             item.entry["name"] = adopt_instance(item.instance, experiments)
         elif item.instance not in shipped:
+            said(f"not written: {item.instance}: a data file outside its family's instance folder (a catalogue "
+                 "names shipped instances: copy the file into the family's instances_dir and calibrate again)")
             continue
         entries.append(item.entry)
     return entries + [item.entry for item in calibration.counted if item.entry is not None]
+
+
+def checked_skip(names: Sequence[str], experiments: Sequence[Experiment]) -> list[str]:
+    """The instances of ``--skip``, each one the experiments ran or counted (a misspelt name is
+    one line naming the option, not an instance silently calibrated)."""
+    ran = set()
+    for experiment in experiments:
+        ran.update(_runs(experiment)["instance"].astype(str))
+        counts = count_records(experiment.results)
+        if len(counts):
+            ran.update(counts["instance"].astype(str))
+    for name in names:
+        if name not in ran:
+            raise UserError(f"option --skip: {name!r} is no instance of the calibration's experiments")
+    return list(names)
 
 
 def adopt_instance(name: str, experiments: Sequence[Experiment]) -> str:
