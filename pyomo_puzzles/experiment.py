@@ -517,8 +517,12 @@ def _family_of(name: str, generated: dict[str, Generated]) -> registry.Family:
     return registry.family(name.split("/", 1)[0])
 
 
-def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
-    """Every run of the experiment, instance by instance, and the instances to generate."""
+def matrix(config: dict, report=print, left_out: list[str] | None = None) -> tuple[list[Run], list[Generated]]:
+    """Every run of the experiment, instance by instance, and the instances to generate; each
+    cell of a shipped instance or data file that a formulation or reference method cannot
+    answer is appended to `left_out`, one line with why (the report lists them; a generated
+    instance's are found when it is made, `core.results.left_out`)."""
+    left_out = [] if left_out is None else left_out
     check_names(config)
     files: dict[str, instances.Instance] = {}  # the data files, loaded once
     names, generated = expand_instances(config["instances"], files)
@@ -534,8 +538,11 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
             form = family_formulation(fam, formulation)
             if form is None:
                 continue  # a formulation of another family
-            if spec is not None and form.applies_to(spec):
+            reason = form.applies_to(spec) if spec is not None else None
+            if reason:
                 not_applicable[formulation] = not_applicable.get(formulation, 0) + 1
+                left_out.append(f"every solver / {formulation_label(formulation)}: formulation "
+                                f"'{formulation_label(formulation)}' cannot model {name}: {reason}")
                 continue
             for solver in chosen:
                 if solver not in fam.reference_solvers and solvers.is_known(solver):
@@ -544,8 +551,11 @@ def matrix(config: dict, report=print) -> tuple[list[Run], list[Generated]]:
             reference = fam.reference_solvers.get(solver)
             if reference is None:
                 continue
-            if spec is not None and reference.applies_to(spec):
+            reason = reference.applies_to(spec) if spec is not None else None
+            if reason:
                 not_applicable[f"solver {solver}"] = not_applicable.get(f"solver {solver}", 0) + 1
+                left_out.append(f"{solver} / {reference.formulation or solver}: solver '{solver}' cannot answer "
+                                f"{name}: {reason}")
                 continue
             runs += [Run(name, reference.formulation or solver, solver, r, source=source)
                      for r in range(1, config["repeats"] + 1)]

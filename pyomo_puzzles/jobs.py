@@ -357,7 +357,7 @@ def _write_report(smk: Any) -> None:
     runs = runs_table(records, smk.params.results)
     models = models_table(list(smk.input.models))
     runs["root_gap_closed"] = formulations.root_gap_closed(runs, models)
-    left = left_out(records)
+    left = sorted(set(left_out(records)) | set(getattr(smk.params, "left_out", None) or []))  # run and planned
     if "parquet" in smk.output.keys():
         _write_table(runs, smk.output.parquet, "to_parquet")
     _write_table(runs, smk.output.csv, "to_csv")

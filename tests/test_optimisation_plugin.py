@@ -612,3 +612,19 @@ def test_calibrate_takes_dancing_links_as_a_witness_not_a_method_and_says_what_i
         assert any(source.startswith("dlx/exact_cover") for source in entry["sources"])  # a witness
     assert cli.main(["calibrate", str(config), "--solvers", "highs,glpk", "--skip", "queens/sixx"]) == 2
     assert "option --skip: 'queens/sixx' is no instance" in capsys.readouterr().err
+
+
+
+def test_the_cells_of_a_named_instance_a_method_cannot_answer_are_listed_with_why(queens) -> None:
+    """Dancing links refuse the weighted board: on 3f1b691 the report's Left out listed only
+    generated instances' cells, never a shipped instance's left out when the matrix was planned."""
+    from pyomo_puzzles import experiment
+
+    left: list[str] = []
+    config = {"instances": ["queens/five_weighted", "queens/six"], "formulations": ["rows"],
+              "solvers": ["highs", "dlx"], "repeats": 1}
+    runs, _ = experiment.matrix(config, report=lambda line: None, left_out=left)
+    assert {(r.instance, r.solver) for r in runs} == {("queens/five_weighted", "highs"), ("queens/six", "highs"),
+                                                      ("queens/six", "dlx")}
+    assert left == ["dlx / exact_cover: solver 'dlx' cannot answer queens/five_weighted: weighted boards ask for a "
+                    "maximum, which an exact cover cannot weigh"]

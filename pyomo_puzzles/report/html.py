@@ -300,13 +300,13 @@ def comparison_html(comparison: pd.DataFrame) -> str:
 
 
 def left_out_html(left_out: Sequence[str] | None) -> str:
-    """The cells left out when they ran (`core.results.left_out`), or nothing."""
+    """The cells of the matrix left out, each with why (`page.left_out_markdown`), or nothing."""
     if not left_out:
         return ""
     items = "".join(f"<li>{html.escape(line)}</li>" for line in left_out)
     count = f"{len(left_out)} cell" + ("" if len(left_out) == 1 else "s")
-    return (f"\n<p><strong>Left out</strong> ({count} of the matrix: the method cannot answer the instance, found "
-            f"when it was generated; no runs, in no table or score):</p>\n<ul>{items}</ul>")
+    return (f"\n<p><strong>Left out</strong> ({count} of the matrix: the method cannot answer the instance; no "
+            f"runs, in no table or score):</p>\n<ul>{items}</ul>")
 
 
 # --- the page --------------------------------------------------------------------------------

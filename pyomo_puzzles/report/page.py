@@ -254,11 +254,13 @@ def failures_markdown(runs: pd.DataFrame) -> list[str]:
 
 
 def left_out_markdown(left_out: list[str] | None) -> list[str]:
-    """The cells left out when they ran (`core.results.left_out`): no runs, in no table."""
+    """The cells of the matrix left out, each with why: planned so (the method cannot answer a
+    named instance, `experiment.matrix`) or found so when a generated instance was made
+    (`core.results.left_out`): no runs, in no table."""
     if not left_out:
         return []
     return ["", f"**Left out** ({_plural(len(left_out), 'cell')} of the matrix: the method cannot answer the "
-            "instance, found when it was generated; no runs, in no table or score):", "",
+            "instance; no runs, in no table or score):", "",
             *(f"- {line}" for line in left_out)]
 
 

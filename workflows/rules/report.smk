@@ -45,6 +45,7 @@ rule report:
         style=config["figures"],
         statistics=config["statistics"],
         compare_with=config.get("compare_with"),
+        left_out=LEFT_OUT,
     log:
         f"{RESULTS}/logs/report.log",
     conda:
