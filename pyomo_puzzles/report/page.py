@@ -79,9 +79,10 @@ FORMULATION_VIEW_CAPTIONS = {
                  "every solver is handed; for a formulation solved in stages, summed over the stages whose parts "
                  "were built), one panel per family, log axes; x: no solver of the formulation solved it (at the "
                  "limit). A formulation's LP strength is in the Formulations table.",
-    "progress": "Per formulation, the virtual best over its solvers' runs: the best incumbent (solid, filled "
-                "markers) and the best bound (dashed, open markers) any of them had by each solver time t, by the "
-                "objective's sense, until they meet (the optimum proved); on the optimisation instances where "
+    "progress": "Per formulation, the best of the solvers (the virtual best over its solvers' runs): the best "
+                "incumbent (solid, filled markers) and the best bound (dashed, open markers) any of them had by "
+                "each solver time t, by the objective's sense, until they meet (the optimum proved); on the "
+                "optimisation instances where "
                 "that tells most: those some method did not prove optimal within the time limit (dashed grey), "
                 "then those whose fastest proof took longest. Runs that ended in an error or gave a wrong answer "
                 "are left out (their objective is not trusted). HiGHS, SCIP, Gurobi and CPLEX report each new "
