@@ -127,7 +127,7 @@ DEFAULTS = {"batch": 8, "order_seed": 1, "results": "results", "figures": {}, "s
             "repeats": 1, **{f.name: f.default for f in fields(RunSettings) if f.name in SETTINGS}}
 """What a configuration that leaves a key out gets (the schema states the same defaults; the
 run settings' defaults are `RunSettings`'s)."""
-FIGURE_DEFAULTS = {"text_width_pt": 418.25, "latex": False, "font_size": 9}
+FIGURE_DEFAULTS = {"text_width_pt": 418.25, "latex": False, "font_size": 9, "view": "auto"}
 STATISTICS_DEFAULTS = {"time": "solver", "shift": 1.0, "par": 1.0, "scores": ["sgm", "par2", "borda", "solved_by_all"],
                        "trivial_below": 0.1, "demanding_from": 1.0, "resamples": 2000, "level": 0.95}
 """`report.measure.Statistics`'s defaults, named here because the report is not imported by the

@@ -370,28 +370,32 @@ def _write_report(smk: Any) -> None:
     family_tables.write_variability(runs, table_dir, stats)
     scores.write_scores(runs, table_dir, stats)
     comparison = _comparison(smk.params.compare_with, smk.params.results, stats, table_dir)
-    style = figures.FigureStyle(**dict(smk.params.style))
+    timed = runs[runs["status"] != "licence_limit"]  # a refused licence says nothing about speed
+    configured = figures.FigureStyle(**dict(smk.params.style))
+    style = figures.resolved_style(timed, configured)  # one view for every figure and caption
     out = Path(smk.output.figures).parent
     drawn = []
-    timed = runs[runs["status"] != "licence_limit"]  # a refused licence says nothing about speed
     for name, draw in catalogue.FIGURES:
         drawn += [Path(p) for p in draw(timed, style, out / name, stats)]
     traces = progress_table(records)
     _write_table(traces, smk.output.progress, "to_csv")
     drawn += [Path(p) for p in progress_figure.progress_over_time(timed, traces, style, out / "progress", stats)]
     drawn += [Path(p) for p in size_figure.size_against_time(timed, models, style, out / "size_time", stats)]
-    write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn]})
+    write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn], "view": style.view,
+                                           "view_configured": configured.view,
+                                           "view_description": figures.view_sentence(style.view)})
     counts = counts_table(list(smk.input.counts))
     _write_table(counts, smk.output.counts, "to_csv")
     formulations.write_models(models, smk.output.models, smk.output.models_tex)
     env = json.loads(Path(smk.input.environment).read_text())
     page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report),
                       counts=counts if len(counts) else None, stats=stats, left_out=left,
-                      models=models if len(models) else None)
+                      models=models if len(models) else None, view=style.view)
     pictures = [Path(p) for p in smk.input.pictures]  # this experiment's, not every file in the folder
     html.write_html(Path(smk.params.results), runs, family_tables.family_summary(runs, stats), drawn, env,
                     Path(smk.output.html), counts=counts if len(counts) else None, comparison=comparison,
-                    pictures=pictures, stats=stats, left_out=left, models=models if len(models) else None)
+                    pictures=pictures, stats=stats, left_out=left, models=models if len(models) else None,
+                    view=style.view)
 
 
 def _comparison(other: str | None, results: str, stats, table_dir: Path):

@@ -308,6 +308,7 @@ def test_generate_refuses_more_cubes_than_an_instance_may_hold(capsys):
     ({"threads": 10 ** 9}, "threads"),
     ({"seeds": [2 ** 64]}, "seeds.0"),
     ({"figures": {"text_width_pt": float("inf")}}, "figures.text_width_pt"),
+    ({"figures": {"view": "formulation"}}, "figures.view"),  # auto, formulations or methods
     ({"statistics": {"resamples": 10 ** 12}}, "statistics.resamples"),
     ({"instances": [{"generator": "instant_insanity", "seeds": [1], "options": {"cubes": "x"}}]},
      "instances.0.options.cubes"),

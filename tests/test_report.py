@@ -254,9 +254,11 @@ def seeded(runs) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("name, draw", catalogue.FIGURES, ids=[name for name, _ in catalogue.FIGURES])
-@pytest.mark.parametrize("width, size", [(418.25, 9), (345.0, 11), (455.24, 10)])
-def test_figures_are_the_text_width_in_the_font_size_and_inside(seeded, tmp_path, name, draw, width, size):
-    style = figures.FigureStyle(text_width_pt=width, font_size=size)
+@pytest.mark.parametrize("width, size, view", [(418.25, 9, "methods"), (345.0, 11, "methods"),
+                                               (455.24, 10, "methods"), (418.25, 9, "formulations"),
+                                               (345.0, 11, "formulations")])
+def test_figures_are_the_text_width_in_the_font_size_and_inside(seeded, tmp_path, name, draw, width, size, view):
+    style = figures.FigureStyle(text_width_pt=width, font_size=size, view=view)
     seen = []
     figures.INSPECTORS.append(lambda figure: seen.append((figure.get_figwidth(), figures.layout_problems(figure, style))))
     try:

@@ -13,10 +13,12 @@ from pyomo_puzzles.report.figures import (
     FigureStyle,
     cactus,
     cactus_data,
+    formulation_times,
     instance_times,
     performance_profile,
     performance_profile_data,
     performance_ratios,
+    resolve_view,
     runtime_per_instance,
     scaling,
 )
@@ -38,8 +40,8 @@ from pyomo_puzzles.report.tables import (
 
 __all__ = [
     "SHIFT_SECONDS", "TIME_MEASURES", "FigureStyle", "Statistics", "all_figures", "build_report", "cactus", "cactus_data", "censored_time",
-    "instance_times", "known_agreement", "performance_profile", "performance_profile_data", "performance_ratios",
-    "runtime_per_instance", "scaling", "shifted_geometric_mean", "solved", "summary", "summary_latex",
+    "formulation_times", "instance_times", "known_agreement", "performance_profile", "performance_profile_data", "performance_ratios",
+    "resolve_view", "runtime_per_instance", "scaling", "shifted_geometric_mean", "solved", "summary", "summary_latex",
     "write_report", "write_summary", "wrong_answers", "noise", "score_table", "trivial_instances", "time_parts_table",
     "where_the_time_goes",
 ]

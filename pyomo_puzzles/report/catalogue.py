@@ -17,8 +17,9 @@ and returns their paths (none where the figure does not apply)."""
 def all_figures(runs: pd.DataFrame, style: figures.FigureStyle, directory: str | Path,
                 stats: Statistics = DEFAULT) -> list[Path]:
     """Every figure into `directory` (runtime, profile, cactus, scaling and variability where
-    they apply, where the time goes): all paths."""
+    they apply, where the time goes), all in one view (`figures.resolved_style`): all paths."""
     directory = Path(directory)
+    style = figures.resolved_style(runs, style)
     paths: list[Path] = []
     for name, draw in FIGURES:
         paths += draw(runs, style, directory / name, stats)

@@ -3,11 +3,27 @@
 Every figure is drawn on a `matplotlib.figure.Figure` with an Agg canvas (pyplot's global
 figure manager and backend are left alone), `FigureStyle.width_in` wide (the LaTeX text
 width), and written as ``<stem>.pdf`` and ``<stem>.png`` (200 dpi). A *method* is a
-solver / formulation pair. Colours (one per solver) come from seaborn's colour-blind palette
-and every formulation also has its own marker and line style, one per name in all panels, so
-the figures read in greyscale. Runs that were not solved are drawn at their time limit with
-an ``x`` (legend: "timeout (at limit)"), or a ``!`` where they ended in an error; no
-formulation's marker is a cross.
+solver / formulation pair.
+
+Two views (`FigureStyle.view`, the configuration's ``figures.view``; `resolve_view`):
+
+- ``methods``: one series per method. Colours (one per solver) come from seaborn's
+  colour-blind palette and every formulation also has its own marker and line style, one per
+  name in all panels, so the figures read in greyscale.
+- ``formulations``: one series per formulation, its *virtual best over the solvers*
+  (`best_of_solvers`): per instance the best time of any solver that ran the formulation,
+  solved if any of them solved it, an error only if all of them ended in one. Colour, marker
+  and line style are all the formulation's (colour and greyscale alike); the legend's title
+  says "formulation (best of the solvers)", the report's captions say the same. Seven solvers x four formulations are 28 curves
+  in one panel, in which two formulations on one solver cannot be told apart; four curves can.
+- ``auto`` (the default): ``formulations`` where the runs compare formulations (some family
+  ran at least two formulations on at least two solvers), else ``methods``.
+
+Runtime, performance profile, cactus, scaling, size against time and progress follow the
+view; variability and where the time goes are per method whatever the view (they are about
+one method's runs). The grey band of the virtual best over every method is the same in both.
+Runs that were not solved are drawn at their time limit with an ``x`` (legend: "timeout (at
+limit)"), or a ``!`` where they ended in an error; no formulation's marker is a cross.
 
 Times are the configured measure (`pyomo_puzzles.report.measure`; the solver's own time by
 default), named on every time axis. Per instance, repeats are combined: the time is the
@@ -17,6 +33,7 @@ majority of its repeats were solved.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import shutil
 import warnings
@@ -52,6 +69,11 @@ ERROR_LABEL = "error (at limit)"
 LINE_STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 1)), (0, (8, 2, 2, 2)))
 MIN_TIME = 1e-6
 """Times below this (seconds) are raised to it: no division by zero, no log of zero."""
+METHODS, FORMULATIONS, AUTO = "methods", "formulations", "auto"
+VIEWS = (AUTO, FORMULATIONS, METHODS)
+"""The figures' views (the schema's ``figures.view`` lists the same): see the module docstring."""
+BEST_OF_SOLVERS = "best of the solvers"
+"""The solver of the formulation view's series: each formulation's virtual best over the solvers."""
 
 
 # --- style -------------------------------------------------------------------------------------
@@ -76,6 +98,8 @@ class FigureStyle:
     """Which formulations the figures show, in legend order (None: all, in each family's order)."""
     labels: dict[str, str] = field(default_factory=dict)
     """Display labels of solvers and formulations (e.g. {"highs": "HiGHS"})."""
+    view: str = AUTO
+    """One series per method, per formulation (best of the solvers), or `auto`: see `resolve_view`."""
     _usetex: bool | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -178,8 +202,86 @@ def instance_times(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFr
     return out[columns]
 
 
-def performance_ratios(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
+def best_of_solvers(times: pd.DataFrame) -> pd.DataFrame:
+    """The formulation view of `instance_times`: one row per (puzzle, instance, formulation),
+    the formulation's virtual best over the solvers that ran it there.
+
+    time: the smallest time of a solver that solved it (none did: the smallest censored
+    time, about the limit); solved: some solver solved it; error: every solver ended in an
+    error (one that ran out of time makes it a time-out); time_limit: the largest; repeats:
+    the most of any solver. solver is `BEST_OF_SOLVERS` and method its `method_label`, so that
+    the series are drawn, ranked and profiled as methods are; the columns are `instance_times`'s.
+    """
+    columns = list(times.columns)
+    if times.empty:
+        return times.copy()
+    solved = times["solved"].astype(bool)
+    grouped = times.assign(solved_time=times["time"].where(solved), solved=solved,
+                           error=times["error"].astype(bool)).groupby(["puzzle", "instance", "formulation"], sort=True)
+    out = grouped.agg(best_solved=("solved_time", "min"), best_any=("time", "min"), solved=("solved", "any"),
+                      error=("error", "all"), time_limit=("time_limit", "max"), repeats=("repeats", "max"),
+                      size=("size", "first"), size_label=("size_label", "first")).reset_index()
+    out["time"] = out["best_solved"].where(out["solved"], out["best_any"])
+    out["error"] = out["error"] & ~out["solved"]
+    out["solver"] = BEST_OF_SOLVERS
+    out["method"] = [method_label(BEST_OF_SOLVERS, f) for f in out["formulation"]]
+    return out[columns]
+
+
+def formulation_times(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
+    """Per (puzzle, instance, formulation), the best of the solvers (`best_of_solvers` of
+    `instance_times`: repeats combined per method first)."""
+    return best_of_solvers(instance_times(runs, stats))
+
+
+def compares_formulations(runs: pd.DataFrame) -> bool:
+    """Whether the runs compare formulations: some family ran at least two formulations and
+    at least two solvers (with one solver, the best of the solvers is that solver)."""
+    if runs.empty:
+        return False
+    table = pd.DataFrame({"puzzle": tables._column(runs, "puzzle").fillna("?").astype(str),
+                          "formulation": tables._column(runs, "formulation").astype(str),
+                          "solver": tables._column(runs, "solver").astype(str)})
+    counts = table.groupby("puzzle").nunique()
+    return bool(((counts["formulation"] >= 2) & (counts["solver"] >= 2)).any())
+
+
+def resolve_view(runs: pd.DataFrame, view: str = AUTO) -> str:
+    """The view the figures of `runs` are drawn in: `view`, or for ``auto`` ``formulations``
+    where the runs compare formulations (`compares_formulations`), else ``methods``."""
+    if view not in VIEWS:
+        raise ValueError(f"unknown figure view {view!r} (choose from {', '.join(VIEWS)})")
+    if view != AUTO:
+        return view
+    return FORMULATIONS if compares_formulations(runs) else METHODS
+
+
+def resolved_style(runs: pd.DataFrame, style: FigureStyle) -> FigureStyle:
+    """The style with its view resolved on the runs it shows (`select_runs`), so that every
+    figure of one report is drawn in the same view."""
+    return dataclasses.replace(style, view=resolve_view(select_runs(runs, style), style.view))
+
+
+def view_times(runs: pd.DataFrame, stats: Statistics = DEFAULT, view: str = METHODS) -> pd.DataFrame:
+    """The series of the view (``auto`` resolved on `runs`): `instance_times` per method, or
+    `formulation_times` per formulation."""
+    return formulation_times(runs, stats) if resolve_view(runs, view) == FORMULATIONS else instance_times(runs, stats)
+
+
+def view_sentence(view: str) -> str:
+    """The resolved view as the report names it, before its figures."""
+    if view == FORMULATIONS:
+        return ("Figures per formulation, the best of the solvers (figures.view; methods draws every solver / "
+                "formulation pair): per instance, each formulation's best time over the solvers that ran it, solved "
+                "if any of them solved it, an error only if all of them ended in one; colour, marker and line style: "
+                "formulation. Variability and where the time goes stay per method.")
+    return ("Figures per method (figures.view; formulations draws each formulation's best of the solvers): colour: "
+            "solver; marker and line style: formulation.")
+
+
+def performance_ratios(runs: pd.DataFrame, stats: Statistics = DEFAULT, view: str = METHODS) -> pd.DataFrame:
     """Dolan-More ratios per (puzzle, instance, method): time / best time on that instance.
+    In the formulation view (`view_times`) the methods are the formulations' best of the solvers.
 
     Puzzles are kept apart (formulations are family-specific). Within a puzzle, every
     method that ran any of its instances is compared on the instances it ran; an instance it
@@ -190,7 +292,7 @@ def performance_ratios(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.Da
     methods that ran it are infinite. Columns: puzzle, instance, method, applies, time, best,
     ratio.
     """
-    data = instance_times(runs, stats)
+    data = view_times(runs, stats, view)
     frames = []
     for puzzle, group in data.groupby("puzzle", sort=True):
         grid = pd.MultiIndex.from_product([sorted(group["instance"].unique()), sorted(group["method"].unique())],
@@ -210,7 +312,7 @@ def performance_ratios(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.Da
 
 
 def performance_profile_data(runs: pd.DataFrame, taus: Sequence[float] | None = None,
-                             stats: Statistics = DEFAULT) -> pd.DataFrame:
+                             stats: Statistics = DEFAULT, view: str = METHODS) -> pd.DataFrame:
     """The Dolan-More performance profile: for each puzzle and method, the fraction of the
     instances the method applies to with ratio t / t_best <= tau (unsolved: ratio infinity;
     instances its formulation does not apply to are left out, see `performance_ratios`).
@@ -219,7 +321,7 @@ def performance_profile_data(runs: pd.DataFrame, taus: Sequence[float] | None = 
     of the puzzle), where the step function changes. Columns: puzzle, method, tau, fraction,
     instances (those the method applies to), of (the puzzle's instances).
     """
-    ratios = performance_ratios(runs, stats)
+    ratios = performance_ratios(runs, stats, view)
     rows = []
     for puzzle, group in ratios.groupby("puzzle", sort=True):
         finite = group["ratio"][np.isfinite(group["ratio"])]
@@ -233,12 +335,12 @@ def performance_profile_data(runs: pd.DataFrame, taus: Sequence[float] | None = 
     return pd.DataFrame(rows, columns=["puzzle", "method", "tau", "fraction", "instances", "of"])
 
 
-def cactus_data(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame:
-    """Per puzzle and method, its solved instances sorted by time: the k-th row says k of
-    the puzzle's instances were solved within `time` seconds (median over repeats).
-    Columns: puzzle, method, solved, time. A method that solved nothing has no rows.
+def cactus_data(runs: pd.DataFrame, stats: Statistics = DEFAULT, view: str = METHODS) -> pd.DataFrame:
+    """Per puzzle and method (of the view, `view_times`), its solved instances sorted by time:
+    the k-th row says k of the puzzle's instances were solved within `time` seconds (median
+    over repeats). Columns: puzzle, method, solved, time. A method that solved nothing has no rows.
     """
-    data = instance_times(runs, stats)
+    data = view_times(runs, stats, view)
     rows = []
     for (puzzle, method), group in data.groupby(["puzzle", "method"], sort=True):
         times = sorted(group.loc[group["solved"].astype(bool), "time"].tolist())
@@ -247,7 +349,7 @@ def cactus_data(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.DataFrame
     return pd.DataFrame(rows, columns=["puzzle", "method", "solved", "time"])
 
 
-# --- the encoding: colour = solver, marker and line style = formulation -----------------------
+# --- the encoding: colour = solver (or formulation), marker and line style = formulation ------
 
 SOLVER_COLOUR_INDEX = {"highs": 0, "cbc": 1, "glpk": 2, "scip": 4, "gurobi": 3, "cplex": 5, "cpsat": 6, "dlx": 8}
 """Fixed colours (index into seaborn's 10 colour-blind colours) for the solvers that ship, so
@@ -257,6 +359,12 @@ FORMULATION_MARKERS = ("o", "s", "^", "D", "v", "<", ">", "p", "h", "*")
 """Filled shapes that differ at a glance, and no cross among them: an x marks a run not solved
 (`TIMEOUT_MARKER`), and a filled X or plus read as one. With the eight line styles, no two of
 up to 40 formulations look alike in a figure of lines."""
+FORMULATION_COLOUR_INDEX = (0, 1, 2, 4, 3, 5, 6, 9, 8)
+"""The formulation view's colours, by rank (index into seaborn's 10 colour-blind colours): blue
+and orange first, the pair told apart best by every kind of colour vision; no grey (7), which is
+the time limit's and the virtual best's."""
+FORMULATION_VIEW_HEADER = f"formulation ({BEST_OF_SOLVERS})"
+"""The legend's title in the formulation view: it names the view in every figure drawn in it."""
 VIRTUAL_BEST = "virtual best"
 VIRTUAL_BEST_LINE = {"color": "0.72", "linewidth": 3.4, "zorder": 1, "solid_capstyle": "butt"}
 """The virtual best's curve: a wide grey band under the methods' curves, so that the method that
@@ -271,6 +379,11 @@ def solver_colour(solver: str) -> tuple:
         free = [i for i in range(10) if i not in SOLVER_COLOUR_INDEX.values() and i != 7]
         index = free[zlib.crc32(solver.encode()) % len(free)]
     return colours[index]
+
+
+def formulation_colour(rank: int) -> tuple:
+    """The colour of the rank-th formulation of a figure in the formulation view."""
+    return sns.color_palette("colorblind", 10)[FORMULATION_COLOUR_INDEX[rank % len(FORMULATION_COLOUR_INDEX)]]
 
 
 def _family_formulations(puzzle: str) -> list[str]:
@@ -302,12 +415,14 @@ def _ordered(values: Sequence[str], wanted: Sequence[str] | None) -> list[str]:
 @dataclass
 class Encoding:
     """Solvers (colours) and formulations (markers, line styles) of the figures' runs, in
-    legend order, with their display labels."""
+    legend order, with their display labels. In the formulation view the one solver is
+    `BEST_OF_SOLVERS` and each formulation's mark has its colour too."""
 
     solvers: list[str]
     formulations: dict[str, list[str]]  # per puzzle
-    marks: dict[str, dict]  # formulation -> marker, line style: one per name, whatever its family
+    marks: dict[str, dict]  # formulation -> marker, line style (and colour): one per name, whatever its family
     labels: dict[str, str]
+    view: str = METHODS
 
     def spec(self, puzzle: str, solver: str, formulation: str) -> dict:
         return {"color": solver_colour(solver), **self.marks[formulation]}
@@ -319,9 +434,10 @@ class Encoding:
         """The same marks, with only the solvers and formulations of `drawn` (the legend of
         a figure lists what it shows)."""
         pairs = set(zip(drawn["puzzle"].astype(str), drawn["formulation"].astype(str)))
-        solvers = [s for s in self.solvers if s in set(drawn["solver"].astype(str))]
+        solvers = (self.solvers if self.view == FORMULATIONS  # the best of whichever solvers drew it
+                   else [s for s in self.solvers if s in set(drawn["solver"].astype(str))])
         formulations = {p: [f for f in names if (p, f) in pairs] for p, names in self.formulations.items()}
-        return Encoding(solvers, {p: f for p, f in formulations.items() if f}, self.marks, self.labels)
+        return Encoding(solvers, {p: f for p, f in formulations.items() if f}, self.marks, self.labels, self.view)
 
     def ordered_formulations(self) -> list[str]:
         """The formulations in legend order, each name once: two families' dlx are both filed
@@ -344,10 +460,13 @@ def select_runs(runs: pd.DataFrame, style: FigureStyle) -> pd.DataFrame:
     return runs[keep]
 
 
-def encoding(runs: pd.DataFrame, style: FigureStyle) -> Encoding:
+def encoding(runs: pd.DataFrame, style: FigureStyle, view: str = METHODS) -> Encoding:
     """Colours by solver; markers and line styles by formulation name, numbered through the
     families (in each family's own order) so that no two formulations of a figure look alike,
-    and a name two families share looks the same in both panels."""
+    and a name two families share looks the same in both panels. In the formulation view
+    (``auto`` resolved on `runs`) the colours are by formulation too, and the one solver is
+    `BEST_OF_SOLVERS`."""
+    view = resolve_view(runs, view)
     solvers = _ordered(tables._column(runs, "solver").astype(str).unique(), style.solvers)
     formulations = {}
     puzzles = tables._column(runs, "puzzle").fillna("?").astype(str)
@@ -356,7 +475,10 @@ def encoding(runs: pd.DataFrame, style: FigureStyle) -> Encoding:
         formulations[puzzle] = (_ordered(present, style.formulations) if style.formulations
                                 else _family_order(puzzle, present))
     marks = {name: formulation_mark(rank) for rank, name in enumerate(_each_once(formulations))}
-    return Encoding(solvers, formulations, marks, dict(style.labels or {}))
+    if view == FORMULATIONS:
+        marks = {name: {**mark, "color": formulation_colour(rank)} for rank, (name, mark) in enumerate(marks.items())}
+        solvers = [BEST_OF_SOLVERS]
+    return Encoding(solvers, formulations, marks, dict(style.labels or {}), view)
 
 
 # --- drawing helpers ---------------------------------------------------------------------------
@@ -386,65 +508,95 @@ def _panels(figure: Figure, count: int, **kwargs) -> list:
     return list(axes[:count])
 
 
+def _limit_entries(style: FigureStyle, limit: str | None) -> list[Line2D]:
+    """The legend's entries for what is drawn at the time limit: time-outs, errors, or the limit's line."""
+    entries = []
+    if limit in ("timeout", "timeout and error"):
+        entries.append(Line2D([], [], color="0.45", marker=TIMEOUT_MARKER, linestyle="--", linewidth=0.8,
+                              label=style.text(TIMEOUT_LABEL)))
+    if limit == "timeout and error":
+        entries.append(Line2D([], [], color="0.45", marker=ERROR_MARKER, linestyle="none",
+                              label=style.text(ERROR_LABEL)))
+    elif limit == "line":
+        entries.append(Line2D([], [], color="0.45", linestyle="--", linewidth=0.8, label=style.text("time limit")))
+    return entries
+
+
+def legend_title(codes: Encoding) -> str | None:
+    """The title above a figure's legend: `FORMULATION_VIEW_HEADER` in the formulation view
+    (its long header would widen the first column of a legend of several rows), else none."""
+    return FORMULATION_VIEW_HEADER if codes.view == FORMULATIONS else None
+
+
 def _legend_groups(style: FigureStyle, codes: Encoding, lines: bool, limit: str | None,
-                   virtual_best: bool) -> list[list[Line2D]]:
-    """The legend's two groups: solvers (colours; the virtual best as a grey band) and
-    formulations (markers and line styles in grey; the time limit's entry)."""
+                   virtual_best: bool) -> list[tuple[str | None, list[Line2D]]]:
+    """The legend's groups, each (header, entries). Methods view: solvers (colours; the virtual
+    best as a grey band) and formulations (markers and line styles in grey; the time limit's
+    entry). Formulation view: one group without a header (`legend_title` names it), each
+    formulation in its colour, marker and line style, then the virtual best and the time
+    limit's entries."""
+    best = [Line2D([], [], **VIRTUAL_BEST_LINE, label=style.text(VIRTUAL_BEST))] if virtual_best else []
+    limits = _limit_entries(style, limit)
+    if codes.view == FORMULATIONS:
+        formulations = [Line2D([], [], color=codes.marks[name]["color"], marker=codes.marks[name]["marker"],
+                               linestyle=codes.marks[name]["linestyle"] if lines else "none",
+                               label=style.text(codes.label(name))) for name in codes.ordered_formulations()]
+        return [(None, formulations + best + limits)]
     solvers = [Line2D([], [], color=solver_colour(s), marker="s", linestyle="-" if lines else "none",
                       label=style.text(codes.label(s))) for s in codes.solvers]
-    if virtual_best:
-        solvers.append(Line2D([], [], **VIRTUAL_BEST_LINE, label=style.text(VIRTUAL_BEST)))
     formulations = []
     for name in codes.ordered_formulations():
         mark = codes.marks[name]
         formulations.append(Line2D([], [], color="0.3", marker=mark["marker"], linestyle=mark["linestyle"] if lines
                                    else "none", label=style.text(codes.label(name))))
-    if limit in ("timeout", "timeout and error"):
-        formulations.append(Line2D([], [], color="0.45", marker=TIMEOUT_MARKER, linestyle="--", linewidth=0.8,
-                                   label=style.text(TIMEOUT_LABEL)))
-    if limit == "timeout and error":
-        formulations.append(Line2D([], [], color="0.45", marker=ERROR_MARKER, linestyle="none",
-                                   label=style.text(ERROR_LABEL)))
-    elif limit == "line":
-        formulations.append(Line2D([], [], color="0.45", linestyle="--", linewidth=0.8,
-                                   label=style.text("time limit")))
-    return [group for group in (solvers, formulations) if group]
+    return [(title, group) for title, group in (("solver", solvers + best), ("formulation", formulations + limits))
+            if group]
 
 
-def _legend_shape(style: FigureStyle, groups: list[list[Line2D]]) -> int:
+def _with_header(style: FigureStyle, title: str | None, group: list[Line2D]) -> list[Line2D]:
+    """A group's entries after its header (a line without a handle), if it has one."""
+    return ([Line2D([], [], linestyle="none", label=style.text(title + ":"))] if title else []) + group
+
+
+def _legend_shape(style: FigureStyle, groups: list[tuple[str | None, list[Line2D]]]) -> int:
     """Rows of the legend: the fewest that keep its estimated width within the figure."""
     def width(rows: int) -> float:
         points = 0.0
-        for group in groups:
-            for column in range(0, len(group) + 1, rows):
-                labels = [h.get_label() for h in ([None] + group)[column:column + rows] if h is not None]
+        for title, group in groups:
+            entries = _with_header(style, title, group)
+            for column in range(0, len(entries), rows):
+                labels = [h.get_label() for h in entries[column:column + rows]]
                 points += 0.6 * (style.font_size - 1) * max([len(x) for x in labels] + [8]) + 3.2 * style.font_size
         return points
     rows = 1
-    while width(rows) > 0.95 * style.text_width_pt and rows < max(len(g) for g in groups) + 1:
+    while width(rows) > 0.95 * style.text_width_pt and rows < max(len(g) for _, g in groups) + 1:
         rows += 1
     return rows
 
 
 def _legend_rows(style: FigureStyle, codes: Encoding) -> int:
-    return _legend_shape(style, _legend_groups(style, codes, True, "timeout and error", True))
+    """The legend's rows (its title's among them) at most, for the figure's height."""
+    rows = _legend_shape(style, _legend_groups(style, codes, True, "timeout and error", True))
+    return rows + (legend_title(codes) is not None)
 
 
 def _legends(figure: Figure, style: FigureStyle, codes: Encoding, lines: bool, limit: str | None,
              virtual_best: bool = False) -> None:
-    """One legend below the panels, in two column groups: a header 'solver:' and the
-    solvers' colours, then 'formulation:' and the markers and line styles."""
+    """One legend below the panels, in column groups each under its header: 'solver:' and the
+    solvers' colours, then 'formulation:' and the markers and line styles; in the formulation
+    view one group under the legend's title, 'formulation (best of the solvers)'."""
     groups = _legend_groups(style, codes, lines, limit, virtual_best)
     if not groups:
         return
     rows = _legend_shape(style, groups)
     handles = []
-    for title, group in zip(("solver", "formulation") if len(groups) == 2 else ("solver",), groups):
-        entries = [Line2D([], [], linestyle="none", label=style.text(title + ":"))] + group
+    for title, group in groups:
+        entries = _with_header(style, title, group)
         entries += [Line2D([], [], linestyle="none", label=" ")] * (-len(entries) % rows)
         handles += entries
+    title = legend_title(codes)
     figure.legend(handles=handles, loc="outside lower center", ncol=len(handles) // rows, handlelength=2.0,
-                  columnspacing=1.2, handletextpad=0.5)
+                  columnspacing=1.2, handletextpad=0.5, title=style.text(title) if title else None)
 
 
 def _plain_log_axis(axis, values=None) -> None:
@@ -559,9 +711,11 @@ def _methods_of(group: pd.DataFrame, codes: Encoding, puzzle: str) -> list[tuple
     return [(s, f) for f in codes.formulations[puzzle] for s in codes.solvers if (s, f) in pairs]
 
 
-def _with_runs(runs: pd.DataFrame, style: FigureStyle):
+def _with_runs(runs: pd.DataFrame, style: FigureStyle, view: str | None = None) -> tuple[pd.DataFrame, Encoding]:
+    """The runs a figure shows (`select_runs`) and their encoding in `view` (default: the
+    style's), ``auto`` resolved on the runs shown."""
     runs = select_runs(runs, style)
-    return runs, encoding(runs, style)
+    return runs, encoding(runs, style, style.view if view is None else view)
 
 
 # --- figures -----------------------------------------------------------------------------------
@@ -579,10 +733,11 @@ def _instance_axis(ax, style: FigureStyle, order: pd.DataFrame) -> None:
 def runtime_per_instance(runs: pd.DataFrame, style: FigureStyle, stem: str | Path,
                          stats: Statistics = DEFAULT) -> list[Path]:
     """The time measure per instance (median over repeats, log scale), one panel per family:
-    colour = solver, marker = formulation; unsolved at the time limit with an ``x``, the
-    limit as a dashed line. Instances are sorted by their best time."""
+    per method colour = solver, marker = formulation, or in the formulation view colour and
+    marker = formulation (the best of the solvers); unsolved at the time limit with an ``x``,
+    the limit as a dashed line. Instances are sorted by their best time."""
     runs, codes = _with_runs(runs, style)
-    data = instance_times(runs, stats)
+    data = view_times(runs, stats, codes.view)
     puzzles = sorted(data["puzzle"].unique())
     with style.context():
         figure = _new_figure(style, 0.36 * max(len(puzzles), 1) + 0.06 + 0.035 * _legend_rows(style, codes))
@@ -636,10 +791,11 @@ def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path
     """Dolan-More performance profile per family (one panel each), log2 tau axis, with the
     virtual best method (the best of all methods on each instance) as a grey band under the curves. A method's curve
     is over the instances its formulation applies to; a formulation that applies to only some
-    of the family's instances is named in the panel with how many."""
+    of the family's instances is named in the panel with how many. In the formulation view the
+    methods are the formulations' best of the solvers."""
     runs, codes = _with_runs(runs, style)
-    data = performance_profile_data(runs, stats=stats)
-    ratios = performance_ratios(runs, stats)
+    data = performance_profile_data(runs, stats=stats, view=codes.view)
+    ratios = performance_ratios(runs, stats, codes.view)
     puzzles = sorted(data["puzzle"].unique())
     with style.context():
         figure = _new_figure(style, _panels_aspect(*_panel_grid(max(len(puzzles), 1)), _legend_rows(style, codes)))
@@ -686,10 +842,11 @@ def _virtual_best_times(times: pd.DataFrame) -> np.ndarray:
 
 def cactus(runs: pd.DataFrame, style: FigureStyle, stem: str | Path, stats: Statistics = DEFAULT) -> list[Path]:
     """Instances solved within time t, per method, one panel per family (log time axis),
-    with the virtual best method as a grey band under the curves; the time limit as a dashed line."""
+    with the virtual best method as a grey band under the curves; the time limit as a dashed line.
+    In the formulation view one curve per formulation, its best of the solvers."""
     runs, codes = _with_runs(runs, style)
-    data = cactus_data(runs, stats)
-    times = instance_times(runs, stats)
+    data = cactus_data(runs, stats, codes.view)
+    times = view_times(runs, stats, codes.view)
     puzzles = sorted(times["puzzle"].unique())
     with style.context():
         figure = _new_figure(style, _panels_aspect(*_panel_grid(max(len(puzzles), 1)), _legend_rows(style, codes)))
@@ -738,9 +895,10 @@ def scaling(runs: pd.DataFrame, style: FigureStyle, stem: str | Path, stats: Sta
     """Time against instance size, one panel per family and size unit (the family's `size`
     hook: instances with one unit are one kind, e.g. 2x2x2 scrambles by depth), only where
     the unit has at least two sizes; a line through each method's median time per size
-    (unsolved counted at the limit). Nothing to draw: no file, returns []."""
+    (unsolved counted at the limit), or each formulation's best of the solvers in the formulation
+    view. Nothing to draw: no file, returns []."""
     runs, codes = _with_runs(runs, style)
-    data = instance_times(runs, stats)
+    data = view_times(runs, stats, codes.view)
     data = data[data["size"].notna()]
     data = data.assign(size_label=data["size_label"].fillna("size"))
     panels = _series_panels(data) if len(data) else []
@@ -783,9 +941,9 @@ def variability(runs: pd.DataFrame, style: FigureStyle, stem: str | Path,
                 stats: Statistics = DEFAULT) -> list[Path]:
     """Where seeds or permutations were run: per instance and method, the range of the
     censored times over all its runs (seeds, permutations, repeats) as a vertical bar, the
-    median as the formulation's marker, in the solver's colour; one panel per family.
-    Without seeds or permutations: no file, returns []."""
-    runs, codes = _with_runs(runs, style)
+    median as the formulation's marker, in the solver's colour; one panel per family. Per method
+    in either view: it is about one method's runs. Without seeds or permutations: no file, returns []."""
+    runs, codes = _with_runs(runs, style, METHODS)
     if runs.empty or not varied(runs):
         return []
     table = pd.DataFrame({"puzzle": tables._column(runs, "puzzle").astype(str),

@@ -24,6 +24,7 @@ from pyomo_puzzles.report import family_tables, scores, tables
 from pyomo_puzzles.report import counts as count_report
 from pyomo_puzzles.report import formulations
 from pyomo_puzzles.report.compare import versions_text
+from pyomo_puzzles.report.figures import METHODS, view_sentence
 from pyomo_puzzles.report.measure import DEFAULT, Statistics
 from pyomo_puzzles.report.page import failures_markdown, figure_caption, flatten_environment, measurement_notes
 
@@ -234,23 +235,27 @@ def _relative_href(path: Path, start: Path) -> str:
     return quote(Path(os.path.relpath(Path(path).resolve(), start.resolve())).as_posix())
 
 
-def figure_html(png: Path, out_dir: Path, stats: Statistics = DEFAULT) -> str:
-    """A figure's PNG embedded, its caption (file name and what it shows), and a link to its
-    PDF if there is one."""
+def figure_html(png: Path, out_dir: Path, stats: Statistics = DEFAULT, view: str = METHODS) -> str:
+    """A figure's PNG embedded, its caption (file name and what it shows in the resolved
+    `view`), and a link to its PDF if there is one."""
     if not png.exists():
         return f"<p>Figure {html.escape(png.name)} is missing.</p>"
     pdf = png.with_suffix(".pdf")
     link = f' (<a href="{html.escape(_relative_href(pdf, out_dir))}">PDF</a>)' if pdf.exists() else ""
-    text = figure_caption(png.stem, stats)
+    text = figure_caption(png.stem, stats, view)
     caption = f": {html.escape(text)}" if text else ""
     return (f'<figure class="figure"><img src="{png_data_uri(png)}" alt="{html.escape(png.name)}">'
             f"<figcaption>{html.escape(png.name)}{link}{caption}</figcaption></figure>")
 
 
-def figures_html(figure_paths: Sequence[Path], out_dir: Path, stats: Statistics = DEFAULT) -> str:
-    """Every PNG among `figure_paths`, in the order given."""
+def figures_html(figure_paths: Sequence[Path], out_dir: Path, stats: Statistics = DEFAULT,
+                 view: str | None = None) -> str:
+    """Every PNG among `figure_paths`, in the order given, after the resolved `view` they were
+    drawn in (None: the methods view, not named)."""
     pngs = [Path(p) for p in figure_paths if Path(p).suffix.lower() == ".png"]
-    return "\n".join(figure_html(p, out_dir, stats) for p in pngs) or "<p>(no figures)</p>"
+    named = f"<p>{html.escape(view_sentence(view))}</p>\n" if view and pngs else ""
+    return named + ("\n".join(figure_html(p, out_dir, stats, view or METHODS) for p in pngs)
+                    or "<p>(no figures)</p>")
 
 
 def scores_html(runs: pd.DataFrame, stats: Statistics = DEFAULT) -> str:
@@ -315,7 +320,7 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
                 environment: dict, out_dir: Path, counts: pd.DataFrame | None = None,
                 comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None,
                 stats: Statistics = DEFAULT, left_out: Sequence[str] | None = None,
-                models: pd.DataFrame | None = None) -> str:
+                models: pd.DataFrame | None = None, view: str | None = None) -> str:
     """The whole page as a string (see `write_html`)."""
     sections = [_section("Overview", overview_html(results_dir, runs, stats) + left_out_html(left_out)),
                 _section("Summary per family", summary_html(runs, summary, stats))]
@@ -323,7 +328,7 @@ def render_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fi
         sections.append(_section("Scores", scores_html(runs, stats)))
     if models is not None and len(models):
         sections.append(_section("Formulations", _formulations_html(models, runs, stats)))
-    sections.append(_section("Figures", figures_html(figure_paths, out_dir, stats)))
+    sections.append(_section("Figures", figures_html(figure_paths, out_dir, stats, view)))
     if counts is not None and len(counts):
         agreeing = count_report.agreement(counts)
         # the explanations as paragraphs: a caption is as wide as its table, and a wide table scrolls
@@ -365,17 +370,17 @@ def write_html(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, fig
                environment: dict, out: Path, counts: pd.DataFrame | None = None,
                comparison: pd.DataFrame | None = None, pictures: Sequence[Path] | None = None,
                stats: Statistics = DEFAULT, left_out: Sequence[str] | None = None,
-               models: pd.DataFrame | None = None) -> Path:
+               models: pd.DataFrame | None = None, view: str | None = None) -> Path:
     """Write the self-contained HTML report to `out` (normally ``report.html``) and return it.
 
     Sections: overview (with the cells `left_out` when they ran), environment, a
     solver-by-formulation summary per family, the figures (each PNG of `figure_paths`
-    embedded, its PDF linked), the counts and the `comparison` table when given, and the
+    embedded, its PDF linked, after the resolved `view` they were drawn in), the counts and the `comparison` table when given, and the
     solution `pictures` (PNG paths) named by instance.
     """
     out = Path(out)
     page = render_html(Path(results_dir), runs, summary, figure_paths, environment, out.parent,
                        counts=counts, comparison=comparison, pictures=pictures, stats=stats, left_out=left_out,
-                       models=models)
+                       models=models, view=view)
     _write_atomic(out, page)
     return out

@@ -19,8 +19,8 @@ MAX_CELL = 160
 """Longer environment values are cut to this many characters (the full data is in its file)."""
 
 FIGURE_CAPTIONS = {
-    "runtime": "The time measure per instance (median over repeats, log scale), one panel per family; colour: "
-               "solver, marker: formulation (never a cross). An x marks a run not solved, drawn at the time limit "
+    "runtime": "The time measure per instance and method (median over repeats, log scale), one panel per family; "
+               "colour: solver, marker: formulation (never a cross). An x marks a run not solved, drawn at the time limit "
                "(dashed line); an exclamation mark there, a run that ended in an error. "
                "A star before a name marks a generated instance. A time of 0 (CBC's clock counts hundredths of a "
                "second) is drawn at the axis' floor, 1 µs.",
@@ -44,7 +44,8 @@ FIGURE_CAPTIONS = {
     "progress": "Incumbent (solid) and bound (dashed) over the solver's own time per method, on the "
                 "optimisation instances where that tells most: those some method did not prove optimal within the "
                 "time limit (dashed grey), then those whose fastest proof took longest; a marker at a method's last "
-                "point. HiGHS, SCIP, Gurobi and CPLEX report each new incumbent and bound as they come (callbacks); the other "
+                "point. Runs that ended in an error or gave a wrong answer are left out (their objective is not "
+                "trusted). HiGHS, SCIP, Gurobi and CPLEX report each new incumbent and bound as they come (callbacks); the other "
                 "solvers their end only. Every run's primal and primal-dual integrals (Berthold 2013), computed "
                 "from these traces the same way for every solver, are in tables/runs.csv.",
     "size_time": "Model size against time: each run's time against the number of nonzeros of its formulation's "
@@ -53,12 +54,52 @@ FIGURE_CAPTIONS = {
                  "family, log axes; x: not solved (at the limit). A formulation's LP strength is in the "
                  "Formulations table.",
 }
-"""Each figure's caption; `figure_caption` adds the measure the figure ranks by."""
+"""Each figure's caption in the methods view; `figure_caption` adds the measure the figure ranks by."""
+
+BEST_OF_SOLVERS_NOTE = ("each formulation's best of the solvers: per instance the best time of any solver that ran it, "
+                        "solved if any of them solved it")
+FORMULATION_VIEW_CAPTIONS = {
+    "runtime": "The time measure per instance and formulation, " + BEST_OF_SOLVERS_NOTE + " (median over "
+               "repeats first, log scale), one panel per family; colour, marker and line style: formulation (never "
+               "a cross). An x marks an instance no solver of the formulation solved, drawn at the time limit "
+               "(dashed line); an exclamation mark there, one on which every solver ended in an error. "
+               "A star before a name marks a generated instance. A time of 0 (CBC's clock counts hundredths of a "
+               "second) is drawn at the axis' floor, 1 µs.",
+    "performance_profile": "Performance profile (Dolan and Moré) per family, one curve per formulation, "
+                           + BEST_OF_SOLVERS_NOTE + ": fraction of instances it solved within a factor tau of the "
+                           "best time; grey band: the virtual best method (the best of all methods on each "
+                           "instance).",
+    "cactus": "Instances solved within time t per formulation, " + BEST_OF_SOLVERS_NOTE + ", one panel per "
+              "family; grey band: the virtual best method; dashed line: the time limit.",
+    "scaling": "The time measure against instance size per formulation, " + BEST_OF_SOLVERS_NOTE + ", one panel "
+               "per family and kind of instance (the family's size unit); x: no solver of the formulation solved "
+               "it (at the limit); exclamation mark: every solver ended in an error.",
+    "size_time": "Model size against time per formulation, " + BEST_OF_SOLVERS_NOTE + ", against the number of "
+                 "nonzeros of the formulation's matrix on that instance (tables/models.csv: the compiled matrix "
+                 "every solver is handed; for a formulation solved in stages, summed over the stages whose parts "
+                 "were built), one panel per family, log axes; x: no solver of the formulation solved it (at the "
+                 "limit). A formulation's LP strength is in the Formulations table.",
+    "progress": "Per formulation, the best of the solvers (the virtual best over its solvers' runs): the best "
+                "incumbent (solid, filled markers) and the best bound (dashed, open markers) any of them had by "
+                "each solver time t, by the objective's sense, until they meet (the optimum proved); on the "
+                "optimisation instances where "
+                "that tells most: those some method did not prove optimal within the time limit (dashed grey), "
+                "then those whose fastest proof took longest. Runs that ended in an error or gave a wrong answer "
+                "are left out (their objective is not trusted). HiGHS, SCIP, Gurobi and CPLEX report each new "
+                "incumbent and bound as they come (callbacks); the other solvers their end only. Every run's "
+                "primal and primal-dual integrals (Berthold 2013) are in tables/runs.csv.",
+}
+"""The captions of the figures that follow the view (`figures.FigureStyle.view`), in the formulation view."""
+PER_METHOD_NOTE = "Per method (solver / formulation) in either view: it is about one method's runs."
+"""Said, in the formulation view, of the figures that stay per method."""
 
 
-def figure_caption(name: str, stats: Statistics = DEFAULT) -> str | None:
-    """The caption of a figure, naming the time measure where the figure ranks by it."""
+def figure_caption(name: str, stats: Statistics = DEFAULT, view: str = figures_module.METHODS) -> str | None:
+    """The caption of a figure in the resolved `view` (``methods`` or ``formulations``),
+    naming the time measure where the figure ranks by it."""
     caption = FIGURE_CAPTIONS.get(name)
+    if view == figures_module.FORMULATIONS and caption is not None:
+        caption = FORMULATION_VIEW_CAPTIONS.get(name) or f"{caption} {PER_METHOD_NOTE}"
     if caption is None or name in ("where_the_time_goes", "progress"):
         return caption
     return f"{caption} {stats.sentence()}"
@@ -126,10 +167,12 @@ def _figure_stems(paths: Sequence[Path]) -> list[Path]:
     return stems
 
 
-def figures_markdown(figure_paths: Sequence[Path], out_dir: Path, stats: Statistics = DEFAULT) -> list[str]:
-    """For each figure: a heading, its PNG embedded and a link to its PDF (relative to out_dir)."""
+def figures_markdown(figure_paths: Sequence[Path], out_dir: Path, stats: Statistics = DEFAULT,
+                     view: str | None = None) -> list[str]:
+    """For each figure: a heading, its PNG embedded and a link to its PDF (relative to out_dir),
+    and its caption in the resolved `view`, named first (None: the methods view, not named)."""
     given = {Path(p) for p in figure_paths}
-    lines: list[str] = []
+    lines: list[str] = [figures_module.view_sentence(view), ""] if view else []
     for stem in _figure_stems(figure_paths):
         png, pdf = stem.with_name(stem.name + ".png"), stem.with_name(stem.name + ".pdf")
         title = stem.name.replace("_", " ").capitalize()
@@ -138,7 +181,7 @@ def figures_markdown(figure_paths: Sequence[Path], out_dir: Path, stats: Statist
             lines.append(f"![{title}]({_relative(png, out_dir)})")
         if pdf in given or pdf.exists():
             lines.append(f"[PDF]({_relative(pdf, out_dir)})")
-        caption = figure_caption(stem.name, stats)
+        caption = figure_caption(stem.name, stats, view or figures_module.METHODS)
         lines += ["", caption, ""] if caption else [""]
     return lines
 
@@ -297,12 +340,12 @@ def _matrix_check(runs: pd.DataFrame) -> list[str]:
 def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, figures: list[Path],
                  environment: dict, out: Path, counts: pd.DataFrame | None = None,
                  stats: Statistics = DEFAULT, left_out: list[str] | None = None,
-                 models: pd.DataFrame | None = None) -> Path:
+                 models: pd.DataFrame | None = None, view: str | None = None) -> Path:
     """Write the Markdown report to `out`: title, overview, environment table, summary table
     (with any data problems, wrong answers, failed runs and their reasons and the cells
     `left_out` listed), the formulations
     (`models`: ``tables/models.csv``), counts, and the figures (PNG embedded, PDF linked, paths
-    relative to the page). Returns `out`."""
+    relative to the page) with the view they were drawn in (`view`, resolved). Returns `out`."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     env_rows = pd.DataFrame(flatten_environment(environment or {}), columns=["key", "value"])
@@ -331,7 +374,7 @@ def write_report(results_dir: Path, runs: pd.DataFrame, summary: pd.DataFrame, f
             lines += ["Agreement of the methods that counted one instance (complete counts: solutions, "
                       "classes and digest):", "", markdown_table(agreeing), ""]
     if figures:
-        lines += ["## Figures", "", *figures_markdown(figures, out.parent, stats)]
+        lines += ["## Figures", "", *figures_markdown(figures, out.parent, stats, view)]
     tables._write_text(out, "\n".join(lines).rstrip() + "\n")
     return out
 
@@ -344,5 +387,7 @@ def build_report(runs: pd.DataFrame, results_dir: Path, environment: dict, out_d
     out_dir = Path(out_dir) if out_dir is not None else results_dir / "report"
     table = tables.summary(runs, stats)
     tables.write_summary(table, out_dir / "summary.csv", out_dir / "summary.tex", statistics=stats)
-    paths = catalogue.all_figures(runs, style or figures_module.FigureStyle(), out_dir / "figures", stats)
-    return write_report(results_dir, runs, table, paths, environment, out_dir / "report.md", stats=stats)
+    style = figures_module.resolved_style(runs, style or figures_module.FigureStyle())
+    paths = catalogue.all_figures(runs, style, out_dir / "figures", stats)
+    return write_report(results_dir, runs, table, paths, environment, out_dir / "report.md", stats=stats,
+                        view=style.view)

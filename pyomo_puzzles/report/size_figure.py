@@ -39,11 +39,12 @@ def model_nonzeros(models: pd.DataFrame) -> pd.DataFrame:
 
 def size_against_time(runs: pd.DataFrame, models: pd.DataFrame, style: figures.FigureStyle, stem: str | Path,
                       stats: Statistics = DEFAULT) -> list[Path]:
-    """One panel per family with sized runs: per method (solver colour, formulation marker) each
-    instance's time against its model's nonzeros, both on log axes; a run stopped by a limit is
-    an x at the limit. No sized run: no file, returns []."""
+    """One panel per family with sized runs: per method (solver colour, formulation marker), or
+    in the formulation view per formulation (its best of the solvers; colour and marker by
+    formulation), each instance's time against its model's nonzeros, both on log axes; a run
+    stopped by a limit is an x at the limit. No sized run: no file, returns []."""
     runs, codes = figures._with_runs(runs, style)
-    data = figures.instance_times(runs, stats).merge(model_nonzeros(models), on=["instance", "formulation"])
+    data = figures.view_times(runs, stats, codes.view).merge(model_nonzeros(models), on=["instance", "formulation"])
     families = sorted(data["puzzle"].unique()) if len(data) else []
     if not families:
         return []
