@@ -515,6 +515,17 @@ def test_a_licence_refused_run_leaves_its_solver_out_of_the_bold_and_is_named(go
     assert row.count("\\textbf") == 1 and "textbf{" + family_tables.tables.format_seconds(
         table[(table["solver"] == "highs") & (table["scope"] == "common")]["sgm_time"].iloc[0]) in row
     assert f"{solver} / grid on eight" in latex
+    # the performance profile says why CPLEX's curve is over two of the three instances
+    from matplotlib.figure import Figure
+
+    from pyomo_puzzles.report import figures
+
+    shown = runs[runs["status"] != "licence_limit"]
+    profile = figures.performance_profile_data(shown, view=figures.METHODS)
+    ax = Figure().add_subplot()
+    figures._note_partial_formulations(ax, figures.FigureStyle(), profile, "golomb",
+                                       figures.licence_refused(runs, figures.METHODS))
+    assert [text.get_text() for text in ax.texts] == [f"{solver} / grid: 2 of 3, a licence refused 1"]
 
 
 # --- 13 and the counts table: what it says, and said once -----------------------------------------

@@ -712,10 +712,30 @@ def _methods_of(group: pd.DataFrame, codes: Encoding, puzzle: str) -> list[tuple
 
 
 def _with_runs(runs: pd.DataFrame, style: FigureStyle, view: str | None = None) -> tuple[pd.DataFrame, Encoding]:
-    """The runs a figure shows (`select_runs`) and their encoding in `view` (default: the
-    style's), ``auto`` resolved on the runs shown."""
+    """The runs a figure shows (`select_runs`; a run a size-limited licence refused says nothing
+    of speed and is left out) and their encoding in `view` (default: the style's), ``auto``
+    resolved on the runs shown."""
     runs = select_runs(runs, style)
+    runs = runs[tables._column(runs, "status") != "licence_limit"]
     return runs, encoding(runs, style, style.view if view is None else view)
+
+
+def licence_refused(runs: pd.DataFrame, view: str) -> dict[tuple[str, str], int]:
+    """(puzzle, method) -> how many instances a size-limited licence refused it on, where it then
+    has no time: in the methods view a solver's; in the formulation view a formulation's, where
+    every solver that ran it there was refused."""
+    status = tables._column(runs, "status").astype(str)
+    frame = pd.DataFrame({"puzzle": tables._column(runs, "puzzle").fillna("?").astype(str),
+                          "instance": tables._column(runs, "instance").astype(str),
+                          "solver": tables._column(runs, "solver").astype(str),
+                          "formulation": tables._column(runs, "formulation").astype(str),
+                          "refused": status == "licence_limit"})
+    if view == FORMULATIONS:
+        cells = frame.groupby(["puzzle", "formulation", "instance"])["refused"].all()
+        counts = cells[cells].groupby(level=["puzzle", "formulation"]).size()
+        return {(p, method_label(BEST_OF_SOLVERS, f)): int(n) for (p, f), n in counts.items()}
+    cells = frame[frame["refused"]].groupby(["puzzle", "solver", "formulation"])["instance"].nunique()
+    return {(p, method_label(s, f)): int(n) for (p, s, f), n in cells.items()}
 
 
 # --- figures -----------------------------------------------------------------------------------
@@ -773,15 +793,22 @@ def _virtual_best_profile(ratios: pd.DataFrame, taus: np.ndarray) -> np.ndarray:
     return np.full(len(taus), float(solved_by_any.mean()))
 
 
-def _note_partial_formulations(ax, style: FigureStyle, panel: pd.DataFrame) -> None:
-    """Say in the panel which formulations apply to only some of its instances (their curves
-    are fractions of those)."""
-    formulations = panel.assign(formulation=panel["method"].str.split(" / ", n=1).str[1])
-    partial = formulations[formulations["instances"] < formulations["of"]].groupby("formulation")[
-        ["instances", "of"]].max()
-    if partial.empty:
+def _note_partial_formulations(ax, style: FigureStyle, panel: pd.DataFrame, puzzle: str,
+                               refused: dict[tuple[str, str], int] | None = None) -> None:
+    """Say in the panel which curves are over only some of its instances (they are fractions
+    of those), and why: a formulation that does not apply to the others, or a size-limited
+    licence that refused a method's runs there (`licence_refused`: they have no time)."""
+    refused = refused or {}
+    sizes = panel.groupby("method")[["instances", "of"]].max()
+    lines = []
+    for method, row in sizes[sizes["instances"] < sizes["of"]].iterrows():
+        formulation = method.split(" / ", 1)[1]
+        count = refused.get((puzzle, method), 0)
+        lines.append(f"{method}: {int(row.instances)} of {int(row.of)}, a licence refused {count}" if count
+                     else f"{formulation}: applies to {int(row.instances)} of {int(row.of)}")
+    lines = list(dict.fromkeys(lines))
+    if not lines:
         return
-    lines = [f"{name}: applies to {int(row.instances)} of {int(row.of)}" for name, row in partial.iterrows()]
     ax.text(0.98, 0.03, style.text("\n".join(lines)), transform=ax.transAxes, ha="right", va="bottom",
             fontsize=style.font_size - 1, color="0.3", zorder=5)
 
@@ -793,7 +820,9 @@ def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path
     is over the instances its formulation applies to; a formulation that applies to only some
     of the family's instances is named in the panel with how many. In the formulation view the
     methods are the formulations' best of the solvers."""
+    refused_runs = select_runs(runs, style)
     runs, codes = _with_runs(runs, style)
+    refused = licence_refused(refused_runs, codes.view)
     data = performance_profile_data(runs, stats=stats, view=codes.view)
     ratios = performance_ratios(runs, stats, codes.view)
     puzzles = sorted(data["puzzle"].unique())
@@ -817,7 +846,7 @@ def performance_profile(runs: pd.DataFrame, style: FigureStyle, stem: str | Path
                 steps = np.diff(np.concatenate([[0.0], y[:-1]])) > 0
                 ax.plot(x[:-1][steps], y[:-1][steps], linestyle="none", marker=spec["marker"], color=spec["color"],
                         markersize=3.5)
-            _note_partial_formulations(ax, style, panel)
+            _note_partial_formulations(ax, style, panel, puzzle, refused)
             best = _virtual_best_profile(ratios[ratios["puzzle"] == puzzle], np.array([1.0, tau_max]))
             ax.step([1.0, tau_max], best, where="post", **VIRTUAL_BEST_LINE)
             ax.set_xscale("log", base=2)
