@@ -47,14 +47,27 @@ def available() -> tuple[bool, str]:
 
 def warm_up() -> None:
     """Import xcover, whose search numba compiles at import (0.5 s from its cache)."""
-    import xcover  # noqa: F401 - the import is the warm-up
+    xcover_module()
+
+
+def xcover_module():
+    """The xcover library, its own numba compiler's type-safety warnings held back for good
+    (on a cold numba cache xcover's Algorithm Z warns of an unsafe cast in its own memo table:
+    nothing a user of pyomo-puzzles can act on, and it reached the terminal)."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message="unsafe cast from uint64 to uint32")
+    import xcover  # xcover and numba: only a dancing-links search pays for them
+
+    return xcover
 
 
 def covers(options: dict[Hashable, list[Hashable]], secondary: Iterable[Hashable] = ()) -> Iterator[list[Hashable]]:
     """Every exact cover of `options` (option -> items), as lists of option names: every item
     covered exactly once, but the `secondary` ones, which are covered at most once."""
     import numpy as np  # numpy and xcover: only a search pays for them
-    import xcover  # see warm_up
+
+    xcover = xcover_module()
 
     names = list(options)
     optional = set(secondary)
@@ -77,8 +90,7 @@ def covers(options: dict[Hashable, list[Hashable]], secondary: Iterable[Hashable
 
 def _covers_with_secondary(options: dict, names: list, items: list, optional: set) -> Iterator[list[Hashable]]:
     """`covers` with secondary items, by xcover's search over numbered items."""
-    import xcover  # see warm_up
-
+    xcover = xcover_module()
     extra = sorted(optional, key=repr)
     number = {item: j for j, item in enumerate(items + extra)}
     rows = [[number[item] for item in options[name] if item in number] for name in names]

@@ -3,7 +3,7 @@
 import importlib.util
 from pathlib import Path
 
-from pyomo_puzzles.contract import Family, Formulation, ReferenceSolver, register
+from pyomo_puzzles.contract import Family, Formulation, ReferenceSolver, exact_cover, register
 from pyomo_puzzles.families.packing import (
     checker,
     generate,
@@ -36,8 +36,11 @@ def _dlx_enumerate(instance, found):
 
 
 def _dlx_warm_up() -> None:
-    """Import xcover, whose search numba compiles at import (0.5 s from its cache, 10 s without)."""
-    from pyomo_puzzles.families.packing import dancing_links  # noqa: F401 - the import is the warm-up
+    """Import xcover, whose search numba compiles at import (0.5 s from its cache, 10 s without),
+    its compiler's warnings held back (`exact_cover.xcover_module`)."""
+    from pyomo_puzzles.families.packing import dancing_links  # noqa: F401 - the module, and then xcover
+
+    exact_cover.xcover_module()
 
 
 def _dlx_available() -> tuple[bool, str]:

@@ -55,7 +55,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
-import xcover
 
 from pyomo_puzzles.contract import exact_cover
 from pyomo_puzzles.contract import (
@@ -162,7 +161,7 @@ def _covers(matrix: np.ndarray) -> Iterator[list[int]]:
     if matrix.shape[1] == 0:
         yield []
     elif matrix.shape[0] > 0:
-        yield from xcover.covers_bool(matrix)
+        yield from exact_cover.xcover_module().covers_bool(matrix)
 
 
 def _count(matrix: np.ndarray) -> int:
