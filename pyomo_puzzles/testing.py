@@ -13,7 +13,9 @@ makes one test per check, each named for what it checks:
   `DataError` that names that field (Pyomo itself would ignore a misspelt name);
 - ``solve``: every formulation solves every instance that states a known answer (``known:``
   with ``solutions``, ``solvable`` or ``objective``, or the family's `known_objective`), on
-  every installed solver, to a solution the checker accepts, with the known objective;
+  every installed solver, to a solution the checker accepts, with the known objective (and,
+  where the family gives an `objective` hook, an objective the hook confirms: a formulation
+  whose objective is not the puzzle's fails here);
 - ``count``: where an instance states at most `count_up_to` solutions, every formulation that
   can enumerate finds exactly that many;
 - ``orbits``: where such an instance's family states symmetries, the plain count (every
@@ -153,6 +155,8 @@ def _check_solve(instance, formulation: str, solver: str, time_limit: float) -> 
         return
     assert record.status == "optimal", f"{where}: {record.status} {record.message}".rstrip()
     assert record.checked, f"{where}: the solution failed the check: {record.check_errors[:1]}"
+    if instance.family.objective is not None:
+        assert record.objective_checked, f"{where}: the objective hook did not confirm the objective {record.objective}"
     if known["objective"] is not None:
         assert math.isclose(record.objective, known["objective"], abs_tol=1e-6), (
             f"{where}: objective {record.objective}, the instance states {known['objective']}")

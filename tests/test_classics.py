@@ -21,7 +21,7 @@ def test_soma_cube_240_up_to_rotation_and_reflection():
     result = enumeration.count_solutions(instances.load("packing/soma_cube"), "placement", "highs",
                                          up_to_symmetry=True)
     assert result.complete and (result.classes, result.solutions) == (240, 11520)
-    assert result.group_order == 48
+    assert result.images_per_solution == 48
 
 
 @pytest.mark.parametrize("board", ["6x10", "5x12", "4x15", "3x20"])

@@ -76,7 +76,7 @@ def test_parker_brothers_counts(name, up_to_symmetry, solutions, classes):
     result = enumeration.count_solutions(instances.load(name), "rotations", "highs", up_to_symmetry=up_to_symmetry)
     assert result.complete and result.solutions == solutions
     if classes is not None:
-        assert result.classes == classes and result.group_order == 4
+        assert result.classes == classes and result.images_per_solution == 4
 
 
 def test_opposite_pairs_does_not_pretend_to_count():

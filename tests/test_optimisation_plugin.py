@@ -660,3 +660,31 @@ def test_cpsat_stopped_short_with_a_time_limit_is_the_limit_whatever_its_own_sec
     outcome = cpsat._outcome(answer, limit)
     assert outcome.status == expected and outcome.has_solution is found
     assert ("not_solved" in outcome.message or "model_invalid" in outcome.message) is (expected == "error")
+
+
+# --- the conformance kit on an optimisation plugin ------------------------------------------------
+
+KIT = """
+import json, sys
+from pyomo_puzzles.testing import conformance_cases, run_case
+forms = sys.argv[1:] or None
+cases = conformance_cases("golomb", instances=["golomb/marks_04", "golomb/marks_05"], solvers=["highs"],
+                          formulations=forms)
+print(json.dumps({case.id: run_case(case) for case in cases if forms is None or case.id.startswith("solve-")}))
+"""
+
+
+@pytest.mark.parametrize("formulations", [[], [DETACHED]], ids=["plugin", "wrong-objective"])
+def test_the_conformance_kit_passes_the_plugin_and_fails_a_wrong_objective(tmp_path, formulations) -> None:
+    """Every check of the kit passes (or does not apply) on the plugin's own formulations; its
+    solve check fails a formulation whose objective is not the ruler's length."""
+    done = subprocess.run([sys.executable, "-c", KIT, *formulations], capture_output=True, text=True, timeout=600,
+                          cwd=tmp_path, env=golomb_env())
+    assert done.returncode == 0, done.stderr
+    verdicts = json.loads(done.stdout)
+    failed = {case: why for case, why in verdicts.items() if why and not why.startswith("skipped")}
+    if not formulations:
+        assert not failed and {"solve-golomb/marks_05-positions-highs", "solve-golomb/marks_05-grid-highs"} <= set(
+            verdicts), verdicts
+    else:
+        assert len(failed) == 2 and all("is not the objective of its solution" in why for why in failed.values())

@@ -71,7 +71,7 @@ def test_count_up_to_symmetry_reproduces_ground_truth(cube):
     assert result.complete
     assert result.classes == TILINGS_UP_TO_SYMMETRY
     assert result.solutions == TILINGS
-    assert result.group_order == CUBE_SYMMETRIES
+    assert result.images_per_solution == CUBE_SYMMETRIES
     assert set(result.orbit_sizes) == {CUBE_SYMMETRIES}  # no tiling is symmetric
 
 
@@ -134,7 +134,7 @@ def test_orbit_count_matches_brute_force_on_2x3x3(write_instance):
     for restrict in (True, False):  # with and without the anchor-cell restriction
         orbits = enumeration.count_solutions(instance, "placement", "highs", up_to_symmetry=True,
                                              restrict=restrict)
-        assert orbits.complete and orbits.group_order == 16
+        assert orbits.complete and orbits.images_per_solution == 16
         assert (orbits.classes, orbits.solutions) == expected
 
 

@@ -276,7 +276,10 @@ def test_cpsat_persistent_session_takes_cuts_and_bounds(flat):
 
     model = pyo.ConcreteModel()
     model.x = pyo.Var(range(5), domain=pyo.Binary)
-    pair = (model.x[0] + model.x[1]) * 2 if not flat else 2 * model.x[0] + 2 * model.x[1]  # a product: not flat
+    model.w = pyo.Var(initialize=2)
+    model.w.fix()
+    # not flat for a persistent session: a product with a fixed variable, whose value may change between solves
+    pair = model.w * model.x[0] + 2 * model.x[1] if not flat else 2 * model.x[0] + 2 * model.x[1]
     model.two = pyo.Constraint(expr=sum(model.x.values()) == 2)
     model.pair = pyo.Constraint(expr=pair <= 2)
     model.cuts = pyo.ConstraintList()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing
 import time
+import warnings
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any
 
@@ -54,8 +55,6 @@ def xcover_module():
     """The xcover library, its own numba compiler's type-safety warnings held back for good
     (on a cold numba cache xcover's Algorithm Z warns of an unsafe cast in its own memo table:
     nothing a user of pyomo-puzzles can act on, and it reached the terminal)."""
-    import warnings
-
     warnings.filterwarnings("ignore", message="unsafe cast from uint64 to uint32")
     import xcover  # xcover and numba: only a dancing-links search pays for them
 
