@@ -424,16 +424,19 @@ def _repeat_of(record_path: str) -> int:
 
 def reference_objectives(rows: list[dict]) -> dict[str, float]:
     """Per instance, the optimum a primal integral is measured against: the known one, else the
-    best objective of a checked run (by the runs' objective sense)."""
+    best objective of a checked run that did not end in an error (by the runs' objective
+    sense), of the runs whose objective the family's hook confirmed where there are any."""
     found: dict[str, float] = {}
     for row in rows:
         known_objective = row.get("known_objective")
         if known_objective is not None and not (isinstance(known_objective, float) and math.isnan(known_objective)):
             found[row["instance"]] = float(known_objective)
+    confirmed = {row["instance"] for row in rows if row.get("objective_checked") is True}
     best: dict[str, float] = {}
     for row in rows:
         name, objective = row["instance"], row.get("objective")
-        if name in found or objective is None or row.get("checked") is not True:
+        if (name in found or objective is None or row.get("checked") is not True or row.get("status") == "error"
+                or (name in confirmed and row.get("objective_checked") is not True)):
             continue
         better = max if row.get("objective_sense") == "maximize" else min
         best[name] = better(best.get(name, objective), objective)
