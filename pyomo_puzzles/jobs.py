@@ -34,7 +34,7 @@ from pyomo_puzzles import api
 from pyomo_puzzles.core import instances, known, registry
 from pyomo_puzzles.core.files import data_file_yaml, remove_temporaries, write_atomic, write_json_atomic, write_text_atomic
 from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
-from pyomo_puzzles.core.isolation import Interrupted
+from pyomo_puzzles.core.isolation import GRACE_SECONDS, Interrupted, call_isolated
 from pyomo_puzzles.core.pictures import draw_no_solution
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
 from pyomo_puzzles.core.statistics import models_table
@@ -202,14 +202,17 @@ def count_to_record(smk: Any) -> None:
         fingerprint = _count_fingerprint(w, p)
         instance = instances.load(w.instance)
         up_to_symmetry = p.up_to_symmetry and instance.family.symmetry_images is not None  # count_jobs said so
-        try:
-            reference = w.solver in instance.family.reference_solvers
-            result = api.count(instance, None if reference else w.formulation, w.solver,
-                               up_to_symmetry=up_to_symmetry, time_limit=p.time_limit, method=w.method,
-                               every_feasible=bool(p.every_feasible)).to_dict()
-        except Exception as error:  # noqa: BLE001 - a record must be written for every count
+        reference = w.solver in instance.family.reference_solvers
+        # in a forked child, as a run: a solver library's crash (CBC's SIGABRT) leaves this record
+        result, failure = call_isolated(
+            lambda: api.count(instance, None if reference else w.formulation, w.solver,
+                              up_to_symmetry=up_to_symmetry, time_limit=p.time_limit, method=w.method,
+                              every_feasible=bool(p.every_feasible)).to_dict(),
+            deadline=None if p.time_limit is None else p.time_limit + GRACE_SECONDS)
+        if failure is not None:  # a record is written for every count
+            crashed = failure.startswith(("crashed", "killed"))
             result = {"instance": w.instance, "formulation": w.formulation, "solver": w.solver, "method": w.method,
-                      "complete": False, "message": str(error).splitlines()[0]}
+                      "complete": False, "message": f"count {failure}" if crashed else failure}
         counted = {"optimal": " optimal", "feasible": " feasible"}.get(result.get("counted"), "")
         print(f"{w.instance} [{w.formulation}] on {w.solver} ({w.method}): {result.get('solutions')}{counted} solutions, "
               f"complete: {result.get('complete')}, set digest {result.get('digest')} "
@@ -265,13 +268,19 @@ def model_statistics_to_record(smk: Any) -> None:
         record = {"instance": job["instance"], "formulation": job["formulation"], "rows": [], "message": None,
                   "fingerprint": p.fingerprint}
         started = time.perf_counter()
-        try:
+
+        def statistics() -> list[dict]:
             instance = load_run_instance(job["instance"], p.results, job["source"])
             found = api.model_statistics(instance, job["formulation"], lp_solver=settings["lp_solver"],
                                          time_limit=settings["time_limit"], optimum_stage=settings["optimum_stage"])
-            record["rows"] = [{**entry.row(), "instance": job["instance"]} for entry in found]
-        except Exception as error:  # noqa: BLE001 - a record must be written for every statistic
-            record["message"] = str(error).splitlines()[0] if str(error) else type(error).__name__
+            return [{**entry.row(), "instance": job["instance"]} for entry in found]
+
+        # in a forked child, as a run: a crash of the LP solver's library leaves this record saying so
+        rows, failure = call_isolated(statistics)
+        if failure is None:
+            record["rows"] = rows
+        else:  # a record is written for every statistic
+            record["message"] = f"statistics {failure}" if failure.startswith(("crashed", "killed")) else failure
         record["seconds"] = time.perf_counter() - started
         for row in record["rows"]:
             where = f"{row['instance']} [{row['formulation']}]" + (f" stage {row['stage']:g}" if row["stage"] is not None

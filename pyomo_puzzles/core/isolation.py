@@ -34,7 +34,7 @@ from pyomo_puzzles.core.processes import (
 )
 from pyomo_puzzles.core.records import RunRecord, RunSettings
 from pyomo_puzzles.core.warmup import blas_threads, prepared_child
-from pyomo_puzzles.errors import UserError
+from pyomo_puzzles.errors import UserError, failure_line
 
 GRACE_SECONDS = 10.0
 """How long a run may overrun its time limit before its process group is killed (the
@@ -72,12 +72,12 @@ def _child(conn, work: Callable[[Say], RunRecord], settings: RunSettings, blas, 
     blas_threads(settings, blas).__enter__()  # for the rest of this process
 
     def say(kind: str, facts: dict) -> None:
+        conn.send({f"__{kind}__": facts})  # first: a solver that crashes in the warm-up below crashed after loading
         if kind == "loaded":
             # Everything so far (imports, the instance) lives as long as this process: without
             # this, the run's first full collection walks all of it (80 ms in a pipeline job).
             gc.freeze()
             prepared_child(solver)
-        conn.send({f"__{kind}__": facts})
 
     try:
         record = work(say)
@@ -233,3 +233,57 @@ def _exit_reason(code: int | None) -> str:
     if code is not None and code < 0:
         return f"killed by signal {signal.Signals(-code).name}"
     return f"exit code {code}"
+
+
+def call_isolated(work: Callable[[], object], deadline: float | None = None) -> tuple[object, str | None]:
+    """``work()`` in a forked child of its own process group, for the jobs that solve outside a
+    run (counts, LP relaxations): its result (picklable), or None and why there is none, in one
+    line: the exception it raised, "crashed (killed by signal SIGABRT)" for a solver library
+    that took the process down, or "killed after N s" past `deadline` seconds (None: no
+    deadline), its whole group killed. Ctrl-C (SIGINT, or SIGTERM from a scheduler) kills the
+    group and is raised here as `KeyboardInterrupt`."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_call_child, args=(sender, work))
+    started = time.perf_counter()
+    try:
+        with _stop_signals_held():
+            _start_in_own_group(child)
+            sender.close()
+        while True:
+            left = None if deadline is None else deadline - (time.perf_counter() - started)
+            if left is not None and left <= 0:
+                kill_group(child.pid)
+                child.join()
+                return None, f"killed after {deadline:g} s"
+            if receiver.poll(1.0 if left is None else min(1.0, left)):
+                try:
+                    kind, value = receiver.recv()
+                except EOFError:  # the child died without a word
+                    break
+                child.join()
+                return (value, None) if kind == "result" else (None, value)
+            if not child.is_alive() and not receiver.poll(0):
+                break
+    except KeyboardInterrupt:
+        if child.pid is not None:
+            kill_group(child.pid)
+            child.join()
+        raise
+    child.join()
+    return None, f"crashed ({_exit_reason(child.exitcode)})"
+
+
+def _call_child(conn, work: Callable[[], object]) -> None:
+    os.setpgrp()  # so that a kill reaches whatever the work starts
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+    try:
+        conn.send(("result", work()))
+    except UserError as error:  # the user's to fix: its own words, as a run's
+        conn.send(("error", str(error).splitlines()[0] if str(error) else type(error).__name__))
+    except BaseException as error:  # noqa: BLE001 - one line for the parent, never a silent exit
+        conn.send(("error", failure_line(error)))
+    finally:
+        conn.close()
