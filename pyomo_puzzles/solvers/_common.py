@@ -53,3 +53,16 @@ def quiet_stdout(active: bool = True):
         for fd, copy in saved.items():
             os.dup2(copy, fd)
             os.close(copy)
+
+
+class UntestedVersion(RuntimeError):
+    """A solver library whose version is outside the set its hand-written binding (struct
+    layouts, function signatures) was written and tested for: never used blind."""
+
+
+def require_tested(library: str, found: str, tested: tuple[str, ...], install: str) -> None:
+    """Refuse, in one line, a `library` version outside `tested` (the binding's versions;
+    `install` says how to get one)."""
+    if found not in tested:
+        raise UntestedVersion(f"{library} {found} is not a version this binding was written and tested for "
+                              f"({', '.join(tested)}): its layouts may differ; {install}")

@@ -38,6 +38,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from pyomo_puzzles.solvers._common import require_tested
 from pyomo_puzzles.solvers._c_loops import loops
 
 _OKAY = 1  # SCIP_RETCODE SCIP_OKAY
@@ -79,15 +80,24 @@ _SIGNATURES = {  # name: (argument types, result type)
 }
 
 
+TESTED = ("10.0",)
+"""The SCIP releases (major.minor) whose functions `_SIGNATURES` declares as they are there."""
+
+
 @lru_cache(maxsize=None)
 def library() -> ctypes.CDLL:
-    """The SCIP library PySCIPOpt's wheel bundles, with the signatures used here."""
+    """The SCIP library PySCIPOpt's wheel bundles, with the signatures used here; an untested
+    SCIP release is refused (`TESTED`) before anything is declared."""
     import pyscipopt  # pyscipopt: only where SCIP solves (adapters are imported by `list`)
 
     found = sorted(glob.glob(os.path.join(os.path.dirname(pyscipopt.__file__) + ".libs", "libscip*")))
     if not found:
         raise RuntimeError("the SCIP library bundled with PySCIPOpt was not found (pyscipopt.libs/libscip*)")
     lib = ctypes.CDLL(found[0])
+    for name in ("SCIPmajorVersion", "SCIPminorVersion"):
+        getattr(lib, name).restype, getattr(lib, name).argtypes = ctypes.c_int, []
+    require_tested("SCIP", f"{lib.SCIPmajorVersion()}.{lib.SCIPminorVersion()}", TESTED,
+                   "install pyscipopt==6.3.0 (uv.lock), which bundles SCIP 10.0")
     for name, (arguments, result) in _SIGNATURES.items():
         function = getattr(lib, name)
         function.argtypes, function.restype = arguments, result

@@ -57,7 +57,7 @@ from pyomo_puzzles.contract.solvers import (
     finite,
     register_solver,
 )
-from pyomo_puzzles.solvers._common import quiet_stdout
+from pyomo_puzzles.solvers._common import UntestedVersion, quiet_stdout, require_tested
 from pyomo_puzzles.solvers._matrix import RecompilingSession, check_form, check_rows, timed
 
 LARGEST = np.finfo(np.float64).max
@@ -83,6 +83,7 @@ _SIGNATURES = {  # name: (result, arguments), in ctypes' type names
     "Cbc_isProvenOptimal": ("c_int", ("c_void_p",)),
     "Cbc_isProvenInfeasible": ("c_int", ("c_void_p",)),
     "Cbc_isContinuousUnbounded": ("c_int", ("c_void_p",)),
+    "Cbc_isAbandoned": ("c_int", ("c_void_p",)),
     "Cbc_isSecondsLimitReached": ("c_int", ("c_void_p",)),
     "Cbc_getObjValue": ("c_double", ("c_void_p",)),
     "Cbc_getBestPossibleObjValue": ("c_double", ("c_void_p",)),
@@ -92,9 +93,18 @@ _SIGNATURES = {  # name: (result, arguments), in ctypes' type names
 }
 
 
+TESTED = ("2.935",)
+"""The cbcbox releases whose CBC the declarations below were written and tested for (its C
+interface is a development build whose signatures may change between releases)."""
+
+
 @lru_cache(maxsize=None)
 def library():
-    """cbcbox's ``libCbc`` with the functions used here declared (loaded once per process)."""
+    """cbcbox's ``libCbc`` with the functions used here declared (loaded once per process);
+    an untested cbcbox release is refused (`TESTED`) before anything is declared."""
+    from importlib.metadata import version  # 20 ms: with the library, once
+
+    require_tested("cbcbox", version("cbcbox"), TESTED, "install cbcbox==2.935 (uv.lock)")
     import cbcbox  # cbcbox: not when the adapters are merely imported (listing solvers)
 
     with contextlib.redirect_stdout(io.StringIO()):  # CBCBOX_BUILD / CBCBOX_VERBOSE print the build chosen
@@ -153,6 +163,18 @@ def _column_values(solution, count: int) -> np.ndarray:
     return np.frombuffer(ctypes.string_at(solution, count * ctypes.sizeof(ctypes.c_double)), dtype=np.float64).copy()
 
 
+ABANDONED = 2
+"""What ``Cbc_solve`` returns for a MIP it abandoned ("difficulties so run was abandoned",
+Cbc_C_Interface.h); its proofs and solution then mean nothing."""
+
+
+def _made(model, call: str):
+    """The model a CBC call made, or a `RuntimeError` naming the call where it made none."""
+    if not model:
+        raise RuntimeError(f"CBC: {call} returned no model (out of memory?)")
+    return model
+
+
 def _pointer(array: np.ndarray):
 
     kind = ctypes.c_int if array.dtype == np.int32 else ctypes.c_double
@@ -168,7 +190,7 @@ class MatrixSession:
         self.settings, self._persistent, self._solved = settings, persistent, False
         self._lib = lib = library()
         self._n_cols, self._offset, self._integer = len(form.columns), float(form.offset), bool(form.integer.any())
-        self._model = lib.Cbc_newModel()
+        self._model = _made(lib.Cbc_newModel(), "Cbc_newModel")
         arrays = [_ints(form.start), _ints(form.index), _doubles(form.value), _doubles(form.col_lower),
                   _doubles(form.col_upper), _doubles(form.cost), _doubles(form.row_lower), _doubles(form.row_upper)]
         lib.Cbc_loadProblem(self._model, self._n_cols, len(form.row_lower), *map(_pointer, arrays))
@@ -177,11 +199,18 @@ class MatrixSession:
         lib.Cbc_setObjSense(self._model, -1.0 if form.maximise else 1.0)
 
     def __del__(self) -> None:
-        if getattr(self, "_model", None) and not self._solved:
+        if getattr(self, "_model", None):
             self._lib.Cbc_deleteModel(self._model)
+
+    def _loaded(self):
+        """The loaded model; a one-off session's is freed by its solve, and is used no more."""
+        if not self._model:
+            raise RuntimeError("CBC: this one-off session's model was freed by its solve")
+        return self._model
 
     def add_rows(self, rows) -> None:
         check_rows(rows, self._n_cols)
+        model = self._loaded()
         for i in range(len(rows)):
             part = slice(int(rows.start[i]), int(rows.start[i + 1]))
             columns, values = _ints(rows.index[part]), _doubles(rows.value[part])
@@ -189,28 +218,34 @@ class MatrixSession:
             senses = [(b"E", lower)] if lower == upper else [
                 (sense, rhs) for sense, rhs in ((b"L", upper), (b"G", lower)) if np.isfinite(rhs)]
             for sense, rhs in senses:
-                self._lib.Cbc_addRow(self._model, b"", len(columns), _pointer(columns), _pointer(values), sense, rhs)
+                self._lib.Cbc_addRow(model, b"", len(columns), _pointer(columns), _pointer(values), sense, rhs)
 
     def set_bounds(self, columns, lower, upper) -> None:
+        model = self._loaded()
         for column, low, high in zip(np.asarray(columns).tolist(), _doubles(lower).tolist(), _doubles(upper).tolist()):
-            self._lib.Cbc_setColLower(self._model, column, low)
-            self._lib.Cbc_setColUpper(self._model, column, high)
+            self._lib.Cbc_setColLower(model, column, low)
+            self._lib.Cbc_setColUpper(model, column, high)
 
     def solve(self) -> SolveOutcome:
         lib = self._lib
         if self._solved:
             raise RuntimeError("a one-off CBC session solves once")
-        model = lib.Cbc_clone(self._model) if self._persistent else self._model
+        model = _made(lib.Cbc_clone(self._loaded()), "Cbc_clone") if self._persistent else self._loaded()
         self._solved = not self._persistent
         try:
             lib.Cbc_setLogLevel(model, 0)
             for name, value in cbc_parameters(self.settings).items():
                 lib.Cbc_setParameter(model, name.encode(), value.encode())
             with quiet_stdout():
-                _, seconds = timed(lib.Cbc_solve, model)
+                returned, seconds = timed(lib.Cbc_solve, model)
+            if self._integer and (returned == ABANDONED or lib.Cbc_isAbandoned(model)):
+                return SolveOutcome("error", False, None, None, seconds, None, f"CBC abandoned the solve (Cbc_solve "
+                                    f"returned {returned}: numerical difficulties)", solver_clock="call")
             return self._outcome(model, seconds)
         finally:
             lib.Cbc_deleteModel(model)
+            if not self._persistent:
+                self._model = None
 
     def _outcome(self, model, seconds: float) -> SolveOutcome:
         lib = self._lib
@@ -273,6 +308,8 @@ class Cbc(Adapter):
 
         try:
             lib = library()
+        except UntestedVersion as error:
+            return False, str(error)
         except (ImportError, OSError, ValueError, RuntimeError) as error:
             return False, f"CBC's library cannot be loaded from cbcbox ({type(error).__name__}: {error})"
         return True, f"CBC {lib.Cbc_getVersion().decode()} (cbcbox {version('cbcbox')})"

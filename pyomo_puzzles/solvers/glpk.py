@@ -44,6 +44,7 @@ from pyomo_puzzles.contract.solvers import (
     finite,
     register_solver,
 )
+from pyomo_puzzles.solvers._common import UntestedVersion, require_tested
 from pyomo_puzzles.solvers._c_loops import call_each, gather_double, loops
 from pyomo_puzzles.solvers._matrix import RecompilingSession, check_form, check_rows, timed
 
@@ -82,6 +83,11 @@ _SIGNATURES = {  # name: (result, arguments), in ctypes' type names ("iocp*": th
 }
 
 
+TESTED = ("5.0",)
+"""The GLPK versions whose ``glp_iocp`` structure `library` writes out field by field (its
+layout is GLPK's, version by version)."""
+
+
 @lru_cache(maxsize=None)
 def library():
     """(the ``libglpk`` of the swiglpk wheel with the functions used here declared, the
@@ -97,6 +103,9 @@ def library():
     for needed in sorted(found[0].parent.glob("libgmp*")):  # the wheel's libglpk finds it only if loaded already
         ctypes.CDLL(str(needed))
     lib = ctypes.CDLL(str(found[0]))
+    lib.glp_version.restype, lib.glp_version.argtypes = ctypes.c_char_p, []
+    require_tested("GLPK", lib.glp_version().decode(), TESTED, "install swiglpk==5.0.13 (uv.lock), which bundles "
+                   "GLPK 5.0")  # before the glp_iocp structure below is laid over the library's
     callback = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 
     class Iocp(ctypes.Structure):  # glp_iocp of glpk.h 5.0, field for field
@@ -294,6 +303,8 @@ class Glpk(Adapter):
         try:
             lib = library()[0]
             binding = version("swiglpk")
+        except UntestedVersion as error:
+            return False, str(error)
         except (ImportError, OSError, PackageNotFoundError) as error:
             return False, f"GLPK's library cannot be loaded from swiglpk ({type(error).__name__}: {error})"
         return True, f"GLPK {lib.glp_version().decode()} (swiglpk {binding})"

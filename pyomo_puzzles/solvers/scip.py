@@ -29,6 +29,7 @@ import dataclasses
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
                                             register_solver, root_bound, worth_tracing)
 from pyomo_puzzles.solvers import _pyomo_v2
+from pyomo_puzzles.solvers._common import UntestedVersion
 
 
 QUIET = {"display/verblevel": 0}
@@ -262,6 +263,14 @@ class Scip(Adapter):
 
         if not SolverFactory("scip_direct").available():
             return False, f"Pyomo's scip_direct needs PySCIPOpt >= 5.5 (found {pyscipopt.__version__})"
+        from pyomo_puzzles.solvers._scip_c import library  # the C library the matrix goes to: see MatrixSession
+
+        try:
+            library()  # available means the library every solve calls is there and of a tested release
+        except UntestedVersion as error:
+            return False, str(error)
+        except (OSError, RuntimeError, AttributeError) as error:
+            return False, f"SCIP's library cannot be loaded from PySCIPOpt's wheel ({type(error).__name__}: {error})"
         model = pyscipopt.Model()
         scip = f"{model.getMajorVersion()}.{model.getMinorVersion()}.{model.getTechVersion()}"
         return True, f"SCIP {scip} (PySCIPOpt {pyscipopt.__version__})"
