@@ -264,12 +264,13 @@ def test_cpsat_matrix_with_a_continuous_column(k):
     assert outcome.objective == pytest.approx(1 / k) and model.z.value == pytest.approx(1 / k)
 
 
-@pytest.mark.skipif(not solvers.availability("cpsat")[0], reason="ortools not installed")
+@pytest.mark.parametrize("solver", solver_params(("highs", "cbc", "glpk", "scip", "gurobi", "cplex", "cpsat")))
 @pytest.mark.parametrize("flat", [True, False])
-def test_cpsat_persistent_session_takes_cuts_and_bounds(flat):
+def test_a_persistent_session_takes_cuts_and_bounds(solver, flat):
     """A variable fixed and freed, and no-good cuts, between solves (the matrix session keeps
-    them and sends the whole problem; a model that is not flat sums is compiled anew at each
-    solve): the points with x[0] = 1, then the others, as trying every point finds them."""
+    them; a model that is not flat sums is compiled anew at each solve, `RecompilingSession`,
+    the one Pyomo path of every matrix adapter): the points with x[0] = 1, then the others, as
+    trying every point finds them."""
     import itertools
 
     import pyomo.environ as pyo
@@ -284,7 +285,7 @@ def test_cpsat_persistent_session_takes_cuts_and_bounds(flat):
     model.pair = pyo.Constraint(expr=pair <= 2)
     model.cuts = pyo.ConstraintList()
     expected = {p for p in itertools.product((0, 1), repeat=5) if sum(p) == 2 and p[0] + p[1] <= 1}
-    session = solvers.SolverSession("cpsat", model, time_limit=60, persistent=True)
+    session = solvers.SolverSession(solver, model, time_limit=60, persistent=True)
     assert (session.matrix_digest is not None) is flat
 
     def enumerate_points() -> set:

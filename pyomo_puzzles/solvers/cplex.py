@@ -13,8 +13,9 @@ more with primal reductions only, which says which. CPLEX can prove a solution o
 still report the best bound it had before (the tree emptied by a repeated presolve with the
 incumbent as cutoff: ``golomb/marks_04`` by positions, seed 1, permutation 2, was "integer
 optimal solution" 6 with best bound 4.33): the final bound of an optimal solve is CPLEX's
-where it is within its gap tolerances, else the optimum it proved (`_proven_bound`). Pyomo's ``cplex_direct`` remains for a
-persistent model that is not flat linear sums (it re-reads the model at each solve).
+where it is within its gap tolerances, else the optimum it proved (`_proven_bound`). A
+persistent model that is not flat linear sums is compiled anew at each solve
+(`RecompilingSession`, as for every matrix adapter).
 
 The pip package is the Community Edition: models of up to 1,000 variables and 1,000
 constraints; a larger model is the outcome ``licence_limit`` with CPLEX's message (error
@@ -30,28 +31,7 @@ import weakref
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, RunSettings, SolveOutcome, finite,
                                             record_progress, register_solver, worth_tracing)
 from pyomo_puzzles.solvers._common import first_line, quiet_stdout
-from pyomo_puzzles.solvers._legacy import LegacySession
-
-
-def cplex_options(settings: RunSettings) -> dict:
-    """Pyomo's cplex_direct turns ``a_b_c`` into the parameter ``a.b.c``."""
-    options: dict = {}
-    if settings.time_limit is not None:
-        options["timelimit"] = settings.time_limit
-    if settings.threads:
-        options["threads"] = settings.threads
-    if settings.seed is not None:
-        options["randomseed"] = int(settings.seed)
-    if settings.gap is not None:
-        options["mip_tolerances_mipgap"] = settings.gap
-    return options
-
-
-def nodes_processed(results, opt) -> int | None:
-    try:
-        return int(opt._solver_model.solution.progress.get_num_nodes_processed())
-    except Exception:  # noqa: BLE001 - an LP or a failed solve has no node count
-        return None
+from pyomo_puzzles.solvers._matrix import RecompilingSession
 
 
 def licence_message(error: BaseException) -> str | None:
@@ -297,6 +277,7 @@ class Cplex(Adapter):
             else:
                 senses.append("R"), rhs.append(float(lo)), spans.append(float(hi - lo))
         big = cplex.infinity
+        problem = None
         try:
             with quiet_stdout():
                 problem = cplex.Cplex()
@@ -325,23 +306,27 @@ class Cplex(Adapter):
                     parameters.preprocessing.presolve.set(0)
                     problem.populate_solution_pool()
         except cplex.exceptions.CplexError as error:
+            if problem is not None:
+                problem.end()
             message = licence_message(error)
             return ("licence_limit", message) if message else ("error", f"CPLEX: {first_line(error)}")
-        status = problem.solution.get_status()
-        for number in range(problem.solution.pool.get_num()):
-            if not found(problem.solution.pool.get_values(number)):
-                return "stopped", ""
-        codes = problem.solution.status
-        if status in (codes.optimal_populated, codes.optimal_populated_tolerance, codes.MIP_infeasible):
-            return "complete", ""
-        if status in (codes.MIP_time_limit_feasible, codes.MIP_time_limit_infeasible):
-            return "time_limit", ""
-        return "error", f"CPLEX's populate stopped: {problem.solution.get_status_string()}"
+        try:  # the problem made here is ended however the enumeration ends
+            status = problem.solution.get_status()
+            for number in range(problem.solution.pool.get_num()):
+                if not found(problem.solution.pool.get_values(number)):
+                    return "stopped", ""
+            codes = problem.solution.status
+            if status in (codes.optimal_populated, codes.optimal_populated_tolerance, codes.MIP_infeasible):
+                return "complete", ""
+            if status in (codes.MIP_time_limit_feasible, codes.MIP_time_limit_infeasible):
+                return "time_limit", ""
+            return "error", f"CPLEX's populate stopped: {problem.solution.get_status_string()}"
+        finally:
+            problem.end()
 
     def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
         return MatrixSession(form, settings, persistent)
 
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> LegacySession:
-        """Pyomo's path, for a persistent session on a model that is not flat linear sums."""
-        return LegacySession("cplex", "cplex_direct", model, settings, cplex_options, nodes=nodes_processed,
-                             licence=licence_message, quiet_solver=True)
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
+        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
+        return RecompilingSession(model, settings, MatrixSession)

@@ -9,9 +9,9 @@ the MVar. One environment per process (its log off: ``OutputFlag`` 0; its licenc
 quieted). Hand-over per model (medians): IQ Twist 6.6 ms -> 0.3 ms, the parts of
 ``rubik/cube3_htm_depth_11_3`` within the licence 21 ms -> 1.1 ms. Gurobi's presolve may
 end with INF_OR_UNBD (a row without variables that cannot hold, among others): the model is
-then solved once more without dual reductions, which says which. Pyomo's interface
-(``gurobi_direct``, ``gurobi_persistent``) remains for a persistent model that is not flat
-linear sums.
+then solved once more without dual reductions, which says which. A persistent model that is
+not flat linear sums is compiled anew at each solve (`RecompilingSession`, as for every matrix
+adapter).
 
 Without a licence file the pip wheel solves models of up to 2,000 variables and 2,000
 constraints; a larger model is the outcome ``licence_limit`` with Gurobi's message, never an
@@ -24,7 +24,7 @@ import os
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
                                             record_progress, register_solver, worth_tracing)
-from pyomo_puzzles.solvers import _pyomo_v2
+from pyomo_puzzles.solvers._matrix import RecompilingSession
 from pyomo_puzzles.solvers._common import first_line, quiet_stdout
 
 
@@ -190,24 +190,6 @@ def _matrix_outcome(model, x, solver_time: float) -> SolveOutcome:
         values=x.X if has_solution else None)
 
 
-class GurobiSession(_pyomo_v2.Session):
-    label, interfaces, time_key, node_key = "Gurobi", ("gurobi_direct", "gurobi_persistent"), "gurobi_time", "NodeCount"
-
-    def solver_options(self) -> dict:
-        return gurobi_options(self.settings)
-
-    def solve(self) -> SolveOutcome:
-        try:
-            with quiet_stdout():  # the licence banner
-                return super().solve()
-        except Exception as error:  # noqa: BLE001 - over the licence is an outcome, not a crash
-            message = licence_message(error)
-            if message is None:
-                raise
-            self._opt = None  # a persistent interface is left half-built
-            return SolveOutcome("licence_limit", False, None, None, 0.0, None, message)
-
-
 @register_solver
 class Gurobi(Adapter):
     name = "gurobi"
@@ -250,9 +232,11 @@ class Gurobi(Adapter):
         import gurobipy as gp  # gurobipy: see availability
         import scipy.sparse as sp  # scipy: with gurobipy's matrix interface
 
-        try:
+        with quiet_stdout():
+            env = gp.Env(params={"OutputFlag": 0})
+        model = None
+        try:  # the environment and model made here are released however the search ends
             with quiet_stdout():
-                env = gp.Env(params={"OutputFlag": 0})
                 model = gp.Model(env=env)
                 x = model.addMVar(len(form.columns), lb=form.col_lower, ub=form.col_upper, vtype=gp.GRB.INTEGER)
                 matrix = sp.csc_matrix((form.value, form.index, form.start),
@@ -266,18 +250,22 @@ class Gurobi(Adapter):
                 for key, value in gurobi_options(settings).items():
                     model.setParam(key, value)
                 model.optimize()
+            status = model.Status
+            for number in range(model.SolCount):
+                model.Params.SolutionNumber = number
+                if not found(x.Xn):
+                    return "stopped", ""
         except gp.GurobiError as error:
             message = licence_message(error)
             return ("licence_limit", message) if message else ("error", f"Gurobi: {first_line(error)}")
-        status = model.Status
-        for number in range(model.SolCount):
-            model.Params.SolutionNumber = number
-            if not found(x.Xn):
-                return "stopped", ""
+        finally:
+            if model is not None:
+                model.dispose()
+            env.dispose()
         if status in (gp.GRB.OPTIMAL, gp.GRB.INFEASIBLE):
             return "complete", ""
         return ("time_limit", "") if status == gp.GRB.TIME_LIMIT else ("error", f"Gurobi stopped with status {status}")
 
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> GurobiSession:
-        """Pyomo's path, for a persistent session on a model that is not flat linear sums."""
-        return GurobiSession(model, settings, persistent)
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
+        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
+        return RecompilingSession(model, settings, MatrixSession)

@@ -26,7 +26,7 @@ from pyomo_puzzles.contract.solvers import (
     record_progress,
     worth_tracing,
 )
-from pyomo_puzzles.solvers import _pyomo_v2
+from pyomo_puzzles.solvers._matrix import RecompilingSession
 
 
 def highs_options(settings: RunSettings) -> dict:
@@ -158,27 +158,6 @@ def _matrix_outcome(highs, solver_time: float) -> SolveOutcome:
     )
 
 
-class PersistentSession:
-    """Pyomo's persistent HiGHS interface: between solves only the changes are sent."""
-
-    def __init__(self, model, settings: RunSettings) -> None:
-        self.model, self.settings = model, settings
-        self._highs = None
-        self._clock = 0.0  # HiGHS's run-time clock is cumulative over a session
-
-    def solve(self) -> SolveOutcome:
-        from pyomo.contrib.solver.common.factory import SolverFactory  # Pyomo: adapters are imported by `list`
-
-        if self._highs is None:
-            self._highs = SolverFactory("highs")
-        result = self._highs.solve(self.model, solver_options=highs_options(self.settings),
-                                   **_pyomo_v2.solve_options(self.settings))
-        clock = finite(getattr(result.timing_info, "highs_time", None))
-        solver_time = None if clock is None else clock - self._clock
-        self._clock = clock or self._clock
-        return _pyomo_v2.outcome(result, "HiGHS", solver_time, _pyomo_v2.extra(result, "mip_node_count"))
-
-
 @register_solver
 class Highs(Adapter):
     name = "highs"
@@ -196,6 +175,6 @@ class Highs(Adapter):
     def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
         return MatrixSession(form, settings)
 
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> PersistentSession:
-        """Pyomo's path, for a persistent session on a model that is not flat linear sums."""
-        return PersistentSession(model, settings)
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
+        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
+        return RecompilingSession(model, settings, MatrixSession)

@@ -12,12 +12,11 @@ persistent session (enumeration) goes back to the original problem after each so
 (``freeTransform``) and takes the new rows and bounds there. SCIP's counter
 (``--method native``) loads the same way. A row without variables (``0 <= 1``, as a sum over
 an empty set gives) is a linear constraint over no variable, which SCIP's presolving
-decides. Pyomo's interface (``scip_direct``, ``scip_persistent``) remains for a persistent
-model that is not flat linear sums; trap there: it fails on a constraint without variables
-(Pyomo issue #3976 is the same for ``Constraint.Feasible``), so such rows are decided here
-and left out of what it sees.
+decides. A persistent model that is not flat linear sums is compiled anew at each solve
+(`RecompilingSession`, as for every matrix adapter): Pyomo's own SCIP interface is not used to
+solve (it failed on a constraint without variables, Pyomo issue #3976).
 
-SCIP's log is switched off (`QUIET`: with it, a long run blocked on Pyomo's output pipe).
+SCIP's log is switched off (`QUIET`).
 The record names SCIP's own version and PySCIPOpt's. SCIP's tree search is single-threaded:
 ``threads`` goes to ``lp/threads``.
 """
@@ -28,69 +27,18 @@ import dataclasses
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
                                             register_solver, root_bound, worth_tracing)
-from pyomo_puzzles.solvers import _pyomo_v2
 from pyomo_puzzles.solvers._common import UntestedVersion
+from pyomo_puzzles.solvers._matrix import RecompilingSession
 
 
 QUIET = {"display/verblevel": 0}
-"""SCIP's log switched off. Pyomo captures the solver's output on a pipe that a Python thread
-drains, while PySCIPOpt's optimize holds the GIL: past 64 KB of log (a run of a few seconds
-on a hard model) SCIP blocked writing to the pipe and stayed blocked until the run's hard
-kill, which then read as a time-out."""
+"""SCIP's log switched off (through Pyomo's interface, past 64 KB of log SCIP blocked on the
+pipe Pyomo drained while PySCIPOpt held the GIL, until the run's hard kill)."""
 
 
 def scip_options(settings: RunSettings) -> dict:
     seed = {} if settings.seed is None else {"randomization/randomseedshift": int(settings.seed)}
     return {**QUIET, **seed}
-
-
-def constant_rows(model) -> list:
-    """The active constraints whose body has no variable at all."""
-    # Pyomo: adapters are imported by `list`, which solves nothing
-    import pyomo.environ as pyo
-    from pyomo.core.expr.visitor import identify_variables
-
-    return [con for con in model.component_data_objects(pyo.Constraint, active=True)
-            if next(identify_variables(con.body, include_fixed=True), None) is None]
-
-
-def _violated(row) -> bool:
-    import pyomo.environ as pyo  # see constant_rows
-
-    value = pyo.value(row.body)
-    return (row.has_lb() and value < pyo.value(row.lower) - 1e-9) or (
-        row.has_ub() and value > pyo.value(row.upper) + 1e-9)
-
-
-class ScipSession(_pyomo_v2.Session):
-    """A persistent session keeps the constant rows switched off for its life (the model is
-    the enumeration's own); a one-off solve switches them on again afterwards."""
-
-    label, interfaces, time_key, node_key = "SCIP", ("scip_direct", "scip_persistent"), "scip_time", "NNodes"
-
-    def __init__(self, model, settings: RunSettings, persistent: bool) -> None:
-        super().__init__(model, settings, persistent)
-        self._constant = constant_rows(model)
-        self._infeasible = any(_violated(row) for row in self._constant)
-        if persistent:
-            for row in self._constant:
-                row.deactivate()
-
-    def solver_options(self) -> dict:
-        return scip_options(self.settings)
-
-    def solve(self) -> SolveOutcome:
-        if self._infeasible:
-            return SolveOutcome("infeasible", False, None, None, 0.0, 0, "a row without variables is violated")
-        if self.persistent:
-            return super().solve()
-        for row in self._constant:
-            row.deactivate()
-        try:
-            return super().solve()
-        finally:
-            for row in self._constant:
-                row.activate()
 
 
 def scip_parameters(settings: RunSettings) -> dict:
@@ -259,7 +207,7 @@ class Scip(Adapter):
             import pyscipopt  # pyscipopt: only when asked whether SCIP is available
         except ImportError as error:
             return False, f"Python package 'pyscipopt' cannot be imported ({error})"
-        from pyomo.contrib.solver.common.factory import SolverFactory  # Pyomo: see constant_rows
+        from pyomo.contrib.solver.common.factory import SolverFactory  # Pyomo: only when asked whether SCIP is available
 
         if not SolverFactory("scip_direct").available():
             return False, f"Pyomo's scip_direct needs PySCIPOpt >= 5.5 (found {pyscipopt.__version__})"
@@ -301,6 +249,6 @@ class Scip(Adapter):
 
         keep_one()
 
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> ScipSession:
-        """Pyomo's path, for a persistent session on a model that is not flat linear sums."""
-        return ScipSession(model, settings, persistent)
+    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
+        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
+        return RecompilingSession(model, settings, MatrixSession)
