@@ -24,6 +24,7 @@ constraints; a larger model is the outcome ``licence_limit`` with CPLEX's messag
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 import weakref
@@ -237,6 +238,16 @@ def _proven_bound(problem, objective: float, reported: float | None) -> float:
     return objective
 
 
+def _populated(solution) -> tuple[str, str]:
+    """How CPLEX's populate ended, in the enumeration's words."""
+    codes, status = solution.status, solution.get_status()
+    if status in (codes.optimal_populated, codes.optimal_populated_tolerance, codes.MIP_infeasible):
+        return "complete", ""
+    if status in (codes.MIP_time_limit_feasible, codes.MIP_time_limit_infeasible):
+        return "time_limit", ""
+    return "error", f"CPLEX's populate stopped: {solution.get_status_string()}"
+
+
 @register_solver
 class Cplex(Adapter):
     name = "cplex"
@@ -257,47 +268,23 @@ class Cplex(Adapter):
     enumeration = "populate (solution pool, intensity 4: every solution)"
 
     def enumerate(self, form, settings: RunSettings, found) -> tuple[str, str]:
-        """CPLEX's populate on `form` (objective left out), enumerating every solution into
-        its pool; the pool's points go to `found` once it has ended."""
+        """CPLEX's populate on `form` (its objective left out), loaded as every solve loads it
+        (`MatrixSession`, a problem of its own, ended here), every solution into its pool;
+        the pool's points go to `found` once it has ended."""
         import cplex  # cplex: see availability
+        import numpy as np  # see _rows
 
-        rows: list[tuple[list, list]] = [([], []) for _ in form.row_lower]
-        for j in range(len(form.columns)):
-            for k in range(form.start[j], form.start[j + 1]):
-                rows[form.index[k]][0].append(j)
-                rows[form.index[k]][1].append(float(form.value[k]))
-        senses, rhs, spans = [], [], []
-        for lo, hi in zip(form.row_lower, form.row_upper):
-            if lo == hi:
-                senses.append("E"), rhs.append(float(lo)), spans.append(0.0)
-            elif lo == -float("inf"):
-                senses.append("L"), rhs.append(float(hi)), spans.append(0.0)
-            elif hi == float("inf"):
-                senses.append("G"), rhs.append(float(lo)), spans.append(0.0)
-            else:
-                senses.append("R"), rhs.append(float(lo)), spans.append(float(hi - lo))
-        big = cplex.infinity
-        problem = None
+        session = MatrixSession(dataclasses.replace(form, cost=np.zeros(len(form.columns)), offset=0.0), settings,
+                                persistent=True)
+        problem = session._problem
         try:
+            parameters = problem.parameters
+            parameters.mip.pool.intensity.set(4)
+            parameters.mip.limits.populate.set(2_100_000_000)
+            parameters.mip.pool.capacity.set(2_100_000_000)
+            if settings.time_limit is not None:
+                parameters.timelimit.set(max(settings.time_limit, 0.01))
             with quiet_stdout():
-                problem = cplex.Cplex()
-                for stream in (problem.set_log_stream, problem.set_results_stream, problem.set_warning_stream):
-                    stream(None)
-                problem.variables.add(lb=[max(v, -big) for v in form.col_lower],
-                                      ub=[min(v, big) for v in form.col_upper],
-                                      types=[problem.variables.type.integer] * len(form.columns))
-                problem.linear_constraints.add(lin_expr=[cplex.SparsePair(ind, val) for ind, val in rows],
-                                               senses=senses, rhs=rhs, range_values=spans)
-                parameters = problem.parameters
-                parameters.mip.pool.intensity.set(4)
-                parameters.mip.limits.populate.set(2_100_000_000)
-                parameters.mip.pool.capacity.set(2_100_000_000)
-                if settings.time_limit is not None:
-                    parameters.timelimit.set(max(settings.time_limit, 0.01))
-                if settings.threads:
-                    parameters.threads.set(settings.threads)
-                if settings.seed is not None:
-                    parameters.randomseed.set(int(settings.seed))
                 problem.populate_solution_pool()
                 if problem.solution.get_status() == problem.solution.status.MIP_optimal:
                     # presolve solved the whole model (a single point left, e.g. an objective held at
@@ -305,22 +292,13 @@ class Cplex(Adapter):
                     # everything; without presolve it enumerates and says so
                     parameters.preprocessing.presolve.set(0)
                     problem.populate_solution_pool()
-        except cplex.exceptions.CplexError as error:
-            if problem is not None:
-                problem.end()
-            message = licence_message(error)
-            return ("licence_limit", message) if message else ("error", f"CPLEX: {first_line(error)}")
-        try:  # the problem made here is ended however the enumeration ends
-            status = problem.solution.get_status()
             for number in range(problem.solution.pool.get_num()):
                 if not found(problem.solution.pool.get_values(number)):
                     return "stopped", ""
-            codes = problem.solution.status
-            if status in (codes.optimal_populated, codes.optimal_populated_tolerance, codes.MIP_infeasible):
-                return "complete", ""
-            if status in (codes.MIP_time_limit_feasible, codes.MIP_time_limit_infeasible):
-                return "time_limit", ""
-            return "error", f"CPLEX's populate stopped: {problem.solution.get_status_string()}"
+            return _populated(problem.solution)
+        except cplex.exceptions.CplexError as error:
+            message = licence_message(error)
+            return ("licence_limit", message) if message else ("error", f"CPLEX: {first_line(error)}")
         finally:
             problem.end()
 

@@ -20,6 +20,7 @@ error. A full licence needs no change here.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
@@ -227,41 +228,36 @@ class Gurobi(Adapter):
     enumeration = "solution pool (PoolSearchMode 2, every solution kept)"
 
     def enumerate(self, form, settings: RunSettings, found) -> tuple[str, str]:
-        """Gurobi's pool search for every solution of `form` (objective left out); the pool's
-        points go to `found` once the search has ended."""
+        """Gurobi's pool search for every solution of `form` (its objective left out), loaded as
+        every solve loads it (`MatrixSession`: a model of the process's environment, disposed
+        here); the pool's points go to `found` once the search has ended."""
         import gurobipy as gp  # gurobipy: see availability
-        import scipy.sparse as sp  # scipy: with gurobipy's matrix interface
+        import numpy as np  # see _senses
 
-        with quiet_stdout():
-            env = gp.Env(params={"OutputFlag": 0})
-        model = None
-        try:  # the environment and model made here are released however the search ends
+        try:
+            session = MatrixSession(dataclasses.replace(form, cost=np.zeros(len(form.columns)), offset=0.0), settings)
+        except gp.GurobiError as error:
+            message = licence_message(error)
+            return ("licence_limit", message) if message else ("error", f"Gurobi: {first_line(error)}")
+        model = session._model
+        try:
+            if session._refused is not None:
+                return "licence_limit", session._refused
+            model.Params.PoolSearchMode, model.Params.PoolSolutions = 2, gp.GRB.MAXINT
+            if settings.time_limit is not None:
+                model.Params.TimeLimit = settings.time_limit
             with quiet_stdout():
-                model = gp.Model(env=env)
-                x = model.addMVar(len(form.columns), lb=form.col_lower, ub=form.col_upper, vtype=gp.GRB.INTEGER)
-                matrix = sp.csc_matrix((form.value, form.index, form.start),
-                                       shape=(len(form.row_lower), len(form.columns))).tocsr()
-                model.addMConstr(matrix, x, gp.GRB.GREATER_EQUAL, form.row_lower)
-                model.addMConstr(matrix, x, gp.GRB.LESS_EQUAL, form.row_upper)
-                model.Params.PoolSearchMode, model.Params.PoolSolutions = 2, gp.GRB.MAXINT
-                if settings.time_limit is not None:
-                    model.Params.TimeLimit = settings.time_limit
-                model.Params.Threads = settings.threads or 0
-                for key, value in gurobi_options(settings).items():
-                    model.setParam(key, value)
                 model.optimize()
             status = model.Status
             for number in range(model.SolCount):
                 model.Params.SolutionNumber = number
-                if not found(x.Xn):
+                if not found(session._x.Xn):
                     return "stopped", ""
         except gp.GurobiError as error:
             message = licence_message(error)
             return ("licence_limit", message) if message else ("error", f"Gurobi: {first_line(error)}")
         finally:
-            if model is not None:
-                model.dispose()
-            env.dispose()
+            model.dispose()
         if status in (gp.GRB.OPTIMAL, gp.GRB.INFEASIBLE):
             return "complete", ""
         return ("time_limit", "") if status == gp.GRB.TIME_LIMIT else ("error", f"Gurobi stopped with status {status}")
