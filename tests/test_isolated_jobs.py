@@ -47,7 +47,6 @@ def _count_job(tmp_path: Path) -> SimpleNamespace:
 
 def test_a_count_whose_solver_aborts_leaves_a_record_saying_so(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(highs.MatrixSession, "solve", _abort)
-    monkeypatch.setattr(highs.PersistentSession, "solve", _abort)
     jobs.count_to_record(_count_job(tmp_path))  # this process goes on
     record = json.loads((tmp_path / "count.json").read_text())
     assert record["complete"] is False and record["message"] == "count crashed (killed by signal SIGABRT)"
