@@ -212,3 +212,18 @@ def test_a_request_interrupted_kills_the_worker_and_the_next_is_answered_by_a_ne
     assert status == "optimal" and checked
     assert second and tuple(second) != first
     assert not processes.cpu_seconds_of(first)
+
+
+def test_the_worker_exists_because_or_tools_and_highspy_cannot_share_a_process() -> None:
+    """The reason for the worker, reproduced: OR-Tools and highspy bundle native libraries of
+    HiGHS that do not agree, so whichever is imported second fails to load. If this test
+    fails, a release fixed the clash, and CP-SAT could be imported in the run's own process."""
+    pytest.importorskip("highspy", reason="highspy not installed: no clash to reproduce")
+    for first, second in (("highspy", "ortools.sat.python.cp_model"), ("ortools.sat.python.cp_model", "highspy")):
+        both = subprocess.run([sys.executable, "-c", f"import {first}\nimport {second}"],
+                              capture_output=True, text=True, timeout=120)
+        assert both.returncode != 0, f"{first} then {second} imported into one process"
+        assert "ImportError" in both.stderr, both.stderr[-2000:]
+        for alone in (first, second):
+            assert subprocess.run([sys.executable, "-c", f"import {alone}"], capture_output=True,
+                                  timeout=120).returncode == 0, f"{alone} alone does not import"

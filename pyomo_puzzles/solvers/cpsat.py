@@ -1,6 +1,7 @@
 """OR-Tools CP-SAT on the same integer program, a peer that is not a MIP solver.
 
-OR-Tools and highspy bundle incompatible native libraries, so OR-Tools is never imported
+OR-Tools and highspy bundle incompatible native libraries (whichever is imported second
+fails to load: `tests/test_cpsat_worker.py` reproduces it), so OR-Tools is never imported
 here: the model's matrix (`core.linear_form`) goes as raw arrays to a worker process
 (`_cpsat_worker`), which fills OR-Tools' linear model from them in one call, solves it with
 CP-SAT and answers with the column values. A batch process starts the worker before it forks
