@@ -92,6 +92,8 @@ def _print_components(formulation) -> None:
 def _settings_line(options) -> str:
     cells = [option for _, option in options.items()]
     line = " / ".join(cell or "-" for cell in cells)
+    fixed = getattr(options, "fixed", None)
+    line += f"; always {', '.join(f'{name}={value}' for name, value in fixed.items())}" if fixed else ""
     return line + (f"; {options.notes}" if options.notes else "")
 
 

@@ -4,7 +4,11 @@ one-off and persistent sessions, and arrays the compiled code would misread refu
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pyomo.environ as pyo
@@ -28,9 +32,9 @@ def loops(request, monkeypatch):
         pytest.skip("llvmlite is not installed: the adapters loop in Python")
     else:
         monkeypatch.delenv(_c_loops.SWITCH, raising=False)
-    _c_loops.loops.cache_clear()
+    _c_loops._compiled.cache_clear()
     yield _c_loops.loops()
-    _c_loops.loops.cache_clear()
+    _c_loops._compiled.cache_clear()
 
 
 @pytest.fixture
@@ -39,9 +43,9 @@ def compiled(monkeypatch):
     if not HAS_LLVMLITE:
         pytest.skip("llvmlite is not installed")
     monkeypatch.delenv(_c_loops.SWITCH, raising=False)
-    _c_loops.loops.cache_clear()
+    _c_loops._compiled.cache_clear()
     yield _c_loops.loops()
-    _c_loops.loops.cache_clear()
+    _c_loops._compiled.cache_clear()
 
 
 def test_the_loops_compile_where_llvmlite_is_installed(compiled):
@@ -89,6 +93,47 @@ def test_a_persistent_session_takes_rows_and_bounds(solver, loops):
     (np.zeros(3), np.arange(3, dtype=np.int32)),  # no loop of that signature
 ], ids=["int64", "strided", "short", "signature"])
 def test_a_loop_refuses_arrays_it_would_misread(arrays, compiled):
-    never_called = _c_loops.ctypes.CFUNCTYPE(None)(lambda: None)
-    with pytest.raises(TypeError):
+    never_called = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_double)(lambda *_: None)
+    with pytest.raises(TypeError, match="array|arguments"):
         compiled.each(never_called, None, *arrays)
+
+
+def test_a_function_declared_otherwise_than_its_loop_calls_it_is_refused(compiled):
+    """The loops' C prototypes are checked against the library's ctypes declarations at each
+    call: ``abs(int) -> int`` is not what ``each_id`` calls (void f(handle, int, double))."""
+    libc = ctypes.CDLL(None)
+    absolute = libc.abs
+    absolute.restype, absolute.argtypes = ctypes.c_int, [ctypes.c_int]
+    with pytest.raises(TypeError, match="abs is declared as .* each_id calls it as"):
+        compiled.each(absolute, None, np.arange(3, dtype=np.int32), np.zeros(3))
+    with pytest.raises(TypeError, match="gather_double"):
+        compiled.gather_double(absolute, None, 0, 3)
+
+
+@pytest.mark.skipif(not HAS_LLVMLITE, reason="llvmlite is not installed")
+@pytest.mark.parametrize("switch", ["on", "off"])
+@pytest.mark.parametrize("solver", LOOP_SOLVERS)
+def test_the_record_says_which_loops_handed_the_model_over(solver, switch):
+    """GLPK's and SCIP's version in a record name the hand-over's path: the compiled loops and
+    llvmlite's release, or the Python loops and why."""
+    shown = subprocess.run([sys.executable, "-c", "from pyomo_puzzles.core import instances, run\n"
+                            "record = run.run(instances.load('packing/l_tromino_cube'), 'placement', "
+                            f"{solver!r}, time_limit=60, isolate=False)\n"
+                            "print(record.status, record.solver_version)"],
+                           capture_output=True, text=True, env={**os.environ, _c_loops.SWITCH: switch}, timeout=300)
+    assert shown.returncode == 0, shown.stderr[-2000:]
+    expected = "hand-over: compiled loops (llvmlite 0.50" if switch == "on" else \
+        f"hand-over: Python loops ({_c_loops.SWITCH}=off)"
+    assert shown.stdout.startswith("optimal ") and expected in shown.stdout, shown.stdout
+
+
+def test_an_untested_llvmlite_is_not_used(monkeypatch):
+    llvmlite = pytest.importorskip("llvmlite", reason="llvmlite is not installed")
+    monkeypatch.delenv(_c_loops.SWITCH, raising=False)
+    monkeypatch.setattr(llvmlite, "__version__", "0.49.1")
+    _c_loops._compiled.cache_clear()
+    try:
+        assert _c_loops.loops() is None
+        assert _c_loops.path() == "Python loops (llvmlite 0.49.1 is not a tested release: 0.50)"
+    finally:
+        _c_loops._compiled.cache_clear()

@@ -1,4 +1,4 @@
-"""The solver contract (`pyomo_puzzles.core.solvers`), one test set run on every adapter.
+"""The solver contract (`pyomo_puzzles.core.solver_contract`), one test set run on every adapter.
 
 Every registered solver, and the generic adapter through Pyomo's GLPK interface, must:
 prove a known optimum with bound and objective consistent (its final bound, whatever its
@@ -11,15 +11,19 @@ are skipped with the reason.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
+from typing import Callable
 
 import pyomo.environ as pyo
 import pytest
 
 from conftest import L_TROMINO_BOX, solver_params
 from pyomo_puzzles.core import instances, run, solvers
+from pyomo_puzzles.core.records import RunSettings
 from pyomo_puzzles.core.expressions import total
+from pyomo_puzzles.core.linear_form import linear_form
 
 GENERIC = "pyomo:glpk"
 ADAPTERS = solver_params(tuple(solvers.names()) + (GENERIC,))
@@ -240,3 +244,32 @@ def test_unknown_solvers_are_user_errors():
         solvers.adapter("scipp")
     with pytest.raises(UserError, match="Pyomo has no solver named 'nosuch'"):
         solvers.adapter("pyomo:nosuch")
+
+
+def _applied(solver: str, session) -> Callable[[str], object]:
+    """How to read an option back from the solver a matrix session holds, by the option's name
+    (None: the adapter keeps no solver object to ask between solves)."""
+    if solver == "highs":
+        return lambda name: session._highs.getOptionValue(name)[1]  # (status, value)
+    if solver == "scip":
+        return lambda name: session._problem.model.getParam(name)
+    if solver == "gurobi":
+        return lambda name: session._model.getParamInfo(name)[2]
+    if solver == "cplex":
+        return lambda name: functools.reduce(getattr, name.split("."), session._problem.parameters).get()
+    return None
+
+
+@pytest.mark.parametrize("solver", solver_params(("highs", "scip", "gurobi", "cplex")))
+def test_the_options_list_shows_are_the_ones_the_solver_gets(solver):
+    """One declaration (`Adapter.options`): every setting `list` names for a solver is the
+    option the solver holds after a solve, with the value the run asked for."""
+    found = solvers.adapter(solver)
+    session = found.matrix_session(linear_form(cycle_independent_set(5)), RunSettings(time_limit=7.5, threads=1,
+                                                                                          seed=3, gap=0.25), False)
+    assert session.solve().status == "optimal"
+    read = _applied(solver, session)
+    for setting, value in {"time_limit": 7.5, "threads": 1, "seed": 3, "gap": 0.25}.items():
+        shown = dict(found.options.items())[setting]
+        name = shown.split(" (")[0]
+        assert read(name) == pytest.approx(value), (setting, name, read(name))

@@ -94,7 +94,7 @@ def test_cbc_and_glpk_solve_in_the_runs_process_and_the_record_names_their_libra
     record = run.run("packing/iq_twist/challenge_21", None, solver, time_limit=60, isolate=True)
     assert record.status == "optimal" and record.checked, record.message
     words = record.solver_version.split()
-    assert words[0] == label and words[-2:] == [f"({binding}", f"{version(binding)})"], record.solver_version
+    assert words[0] == label and f"({binding} {version(binding)}" in record.solver_version, record.solver_version
     assert record.solver_clock == "call" and 0 <= record.solver_time <= record.call_time
     # with nothing to run on PATH, the same solve from the command line
     done = run_cli("solve", "packing/iq_twist/challenge_21", "--solver", solver, env=dict(os.environ, PATH=os.devnull))

@@ -10,12 +10,15 @@ is most of that); GLPK's calls per row and per column took 4.5 to 4.8 ms from Py
 0.6 ms in these loops, checks and ``glp_load_matrix`` included.
 
 How: the loops are LLVM IR (below), compiled into this process's memory by llvmlite, numba's
-code generator (installed with numba: the extras ``dlx`` and ``full``); the C functions they
-call arrive as addresses. Not numba itself: importing it takes 0.8 to 1.1 s, llvmlite 0.08
+code generator (a declared dependency, bounded to the release tested here: `TESTED`); the C
+functions they call arrive as addresses, and each is checked against the prototype its loop
+calls it with (`CALLEES`: the library's ctypes declaration must be the same, or the call is
+refused). Not numba itself: importing it takes 0.8 to 1.1 s, llvmlite 0.08
 to 0.13 s and compiling these loops 0.03 s, paid once per process by the adapters' warm-up
 (`loops`), which forked runs inherit. Without llvmlite, or where its LLVM rejects this IR
-(opaque pointers: LLVM 15 or newer), or with ``PYOMO_PUZZLES_COMPILED_LOOPS=off``, `loops`
-is None and the adapters loop in Python.
+(opaque pointers: LLVM 15 or newer), with an untested llvmlite, or with
+``PYOMO_PUZZLES_COMPILED_LOOPS=off``, `loops` is None and the adapters loop in Python; `path`
+says which (GLPK's and SCIP's version in each record names it).
 
 The loops check nothing: every array is checked here (type, length, contiguity), and what a
 C library would abort on is checked by the adapter before (`_matrix.check_form`).
@@ -32,6 +35,9 @@ import numpy as np
 
 SWITCH = "PYOMO_PUZZLES_COMPILED_LOOPS"
 """``off``: no compiled loops, the adapters call the C functions from Python."""
+
+TESTED = ("0.50",)
+"""The llvmlite releases (major.minor) whose LLVM compiles this IR as it was measured."""
 
 _TYPES = {"i": ("i32", np.int32), "d": ("double", np.float64)}
 """A loop's element kinds: C ``int`` (numpy int32) and ``double`` (float64)."""
@@ -170,9 +176,28 @@ _PROTOTYPES = {  # name: ctypes prototype of the compiled function
 }
 
 
-def address(function) -> int:
-    """The address of a C function of a ctypes library (``lib.glp_set_row_bnds``)."""
-    return ctypes.cast(function, ctypes.c_void_p).value
+_C = {"i": ctypes.c_int, "d": ctypes.c_double}
+_VAR, _CONS = ctypes.POINTER(_P), ctypes.POINTER(_P)
+CALLEES = {  # loop: the (result, arguments) of each C function it calls, as ctypes declares them
+    **{f"each_{kinds}": ((None, [_P, *(_C[kind] for kind in kinds)]),) for kinds in EACH_KINDS},
+    "gather_double": ((ctypes.c_double, [_P, ctypes.c_int]),),
+    "scip_add_variables": ((ctypes.c_int, [_P, _VAR, ctypes.c_char_p, *[ctypes.c_double] * 3, ctypes.c_int]),
+                           (ctypes.c_int, [_P, _P]), (ctypes.c_int, [_P, _VAR])),
+    "scip_add_rows": ((ctypes.c_int, [_P, _CONS, ctypes.c_char_p, ctypes.c_int, _P, _P, ctypes.c_double,
+                                      ctypes.c_double]), (ctypes.c_int, [_P, _P]), (ctypes.c_int, [_P, _CONS])),
+}
+"""The C prototypes the IR calls (its ``call`` instructions), checked against the library's
+declarations at every call of a loop: a library whose table says otherwise is refused."""
+
+
+def _addresses(loop: str, functions: tuple) -> list[int]:
+    """The addresses of `functions` (a ctypes library's, ``lib.glp_set_row_bnds``), each
+    declared as `loop` calls it (`CALLEES`), else a TypeError naming the function."""
+    for function, (result, arguments) in zip(functions, CALLEES[loop], strict=True):
+        if function.restype is not result or list(function.argtypes or ()) != arguments:
+            raise TypeError(f"{getattr(function, '__name__', 'a C function')} is declared as {function.restype} {function.argtypes}, but the "
+                            f"compiled loop {loop} calls it as {result} {arguments}")
+    return [ctypes.cast(function, ctypes.c_void_p).value for function in functions]
 
 
 def _array(values: np.ndarray, dtype, length: int) -> int:
@@ -197,13 +222,13 @@ class Loops:
         if kinds not in EACH_KINDS:
             raise TypeError(f"no compiled loop calls a function with the arguments {kinds!r}")
         count = len(arrays[0])
-        self._functions[f"each_{kinds}"](address(function), handle, count,
+        self._functions[f"each_{kinds}"](*_addresses(f"each_{kinds}", (function,)), handle, count,
                                           *(_array(a, _TYPES[kind][1], count) for a, kind in zip(arrays, kinds)))
 
     def gather_double(self, function, handle, first: int, count: int) -> np.ndarray:
         """``[function(handle, first + k) for k < count]``: a C function returning a double."""
         out = np.empty(count, dtype=np.float64)
-        self._functions["gather_double"](address(function), handle, first, count, out.ctypes.data)
+        self._functions["gather_double"](*_addresses("gather_double", (function,)), handle, first, count, out.ctypes.data)
         return out
 
     def scip_add_variables(self, functions: tuple, scip, lower: np.ndarray, upper: np.ndarray, cost: np.ndarray,
@@ -212,7 +237,7 @@ class Loops:
         SCIPreleaseVar, `made` (uintp) receives them. Returns the variables added."""
         count = len(lower)
         return self._functions["scip_add_variables"](
-            *map(address, functions), scip, count, _array(lower, np.float64, count), _array(upper, np.float64, count),
+            *_addresses("scip_add_variables", functions), scip, count, _array(lower, np.float64, count), _array(upper, np.float64, count),
             _array(cost, np.float64, count), _array(kind, np.int32, count), _array(made, np.uintp, count))
 
     def scip_add_rows(self, functions: tuple, scip, start: np.ndarray, variables: np.ndarray,
@@ -223,21 +248,36 @@ class Loops:
         if len(start) != rows + 1 or start[0] != 0 or start[-1] != entries or np.any(np.diff(start) < 0):
             raise ValueError("the rows' starts are inconsistent")
         return self._functions["scip_add_rows"](
-            *map(address, functions), scip, rows, _array(start, np.int64, rows + 1),
+            *_addresses("scip_add_rows", functions), scip, rows, _array(start, np.int64, rows + 1),
             _array(variables, np.uintp, entries), _array(coefficients, np.float64, entries),
             _array(lower, np.float64, rows), _array(upper, np.float64, rows))
 
 
-@lru_cache(maxsize=None)
 def loops() -> Loops | None:
     """The loops compiled (once per process), or None where they cannot be (see the module
     docstring): the callers then loop in Python."""
+    return _compiled()[0]
+
+
+def path() -> str:
+    """Which loops hand a model over in this process, and why not the compiled ones."""
+    compiled, reason = _compiled()
+    return reason if compiled is None else f"compiled loops (llvmlite {reason})"
+
+
+@lru_cache(maxsize=None)
+def _compiled() -> tuple[Loops | None, str]:
+    """(the compiled loops, llvmlite's version) or (None, why the loops are Python's)."""
     if os.environ.get(SWITCH, "").lower() == "off":
-        return None
+        return None, f"Python loops ({SWITCH}=off)"
     try:
-        import llvmlite.binding as llvm  # 0.08 s: only the adapters' warm-up (or first hand-over) pays it
+        import llvmlite  # 0.08 s with its binding: only the adapters' warm-up (or first hand-over) pays it
+        import llvmlite.binding as llvm
     except ImportError:
-        return None
+        return None, "Python loops (llvmlite is not installed)"
+    release = ".".join(llvmlite.__version__.split(".")[:2])
+    if release not in TESTED:
+        return None, f"Python loops (llvmlite {llvmlite.__version__} is not a tested release: {', '.join(TESTED)})"
     try:
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -246,10 +286,10 @@ def loops() -> Loops | None:
         machine = llvm.Target.from_default_triple().create_target_machine(opt=2)
         engine = llvm.create_mcjit_compiler(module, machine)
         engine.finalize_object()
-    except Exception:  # noqa: BLE001 - an LLVM that rejects this IR: the Python loops remain
-        return None
+    except Exception as error:  # noqa: BLE001 - an LLVM that rejects this IR: the Python loops remain
+        return None, f"Python loops (LLVM did not compile them: {str(error).splitlines()[0] if str(error) else error!r})"
     return Loops(engine, {name: prototype(engine.get_function_address(name))
-                          for name, prototype in _PROTOTYPES.items()})
+                          for name, prototype in _PROTOTYPES.items()}), llvmlite.__version__
 
 
 def call_each(function, handle, *arrays: np.ndarray) -> None:

@@ -50,3 +50,103 @@ def require_tested(library: str, found: str, tested: tuple[str, ...], install: s
     if found not in tested:
         raise UntestedVersion(f"{library} {found} is not a version this binding was written and tested for "
                               f"({', '.join(tested)}): its layouts may differ; {install}")
+
+
+def ran_to_limit(settings, seconds: float) -> bool:
+    """Whether a solve that ended without a verdict ran `seconds` into its time limit (95 % of
+    it: a solver's clock stops a little before the limit it was given), for solvers that do
+    not say that the limit stopped them (CBC on an LP, GLPK through Pyomo)."""
+    return settings.time_limit is not None and seconds >= 0.95 * settings.time_limit
+
+
+def time_left(settings, spent: float):
+    """`settings` with what is left of their time limit after `spent` seconds (for a second
+    solve within one run's limit)."""
+    if settings.time_limit is None:
+        return settings
+    return settings.replace(time_limit=max(settings.time_limit - spent, 0.0))
+
+
+def row_senses(lower, upper, infinity: float):
+    """Rows ``lower <= a x <= upper`` as a sense per row (``E`` equal, ``L`` at most, ``G`` at
+    least, ``R`` a range: ``rhs <= a x <= rhs + span``; a free row is ``L`` at `infinity`), the
+    right-hand side (clipped to the solver's `infinity`) and the span: (senses, rhs, span)."""
+    import numpy as np  # numpy: with the form (adapters are imported by `list`)
+
+    lower, upper = np.asarray(lower, dtype=np.float64), np.asarray(upper, dtype=np.float64)
+    sense = np.where(lower == upper, "E", np.where(np.isinf(lower), "L", np.where(np.isinf(upper), "G", "R")))
+    rhs = clipped(np.where(sense == "L", upper, lower), infinity)
+    return sense, rhs, np.where(sense == "R", upper - lower, 0.0)
+
+
+def clipped(values, infinity: float):
+    """`values` as contiguous doubles, infinite ones at the solver's `infinity`."""
+    import numpy as np  # see row_senses
+
+    return np.ascontiguousarray(np.clip(np.asarray(values, dtype=np.float64), -infinity, infinity))
+
+
+def by_rows(start, index, value, n_rows: int):
+    """A compressed-column matrix as compressed rows, each row's columns in order:
+    (row starts, column indices, values)."""
+    import numpy as np  # see row_senses
+
+    start, index = np.asarray(start), np.asarray(index)
+    order = np.argsort(index, kind="stable")  # within a row, columns stay in order
+    columns = np.repeat(np.arange(len(start) - 1), np.diff(start))
+    row_start = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(index, minlength=n_rows), out=row_start[1:])
+    return row_start, columns[order], np.asarray(value)[order]
+
+
+def declare(lib, signatures: dict, kinds: dict | None = None):
+    """Declare `lib`'s functions: ``name: (result, [arguments])``, each a ctypes type or the
+    name of one (``"c_int"``; ``"int*"``, ``"double*"`` and `kinds` for pointers); None: void."""
+    import ctypes  # ctypes: with the C libraries (adapters are imported by `list`)
+
+    named = {"int*": ctypes.POINTER(ctypes.c_int), "double*": ctypes.POINTER(ctypes.c_double), **(kinds or {})}
+
+    def kind(given):
+        return named.get(given) or getattr(ctypes, given) if isinstance(given, str) else given
+
+    for name, (result, arguments) in signatures.items():
+        function = getattr(lib, name)
+        function.restype, function.argtypes = kind(result), [kind(a) for a in arguments]
+    return lib
+
+
+class Kept:
+    """Native objects a process keeps between sessions because making them costs more than a
+    small model's solve (a SCIP instance with its plugins, a CPLEX problem, a Gurobi
+    environment): a session `take`s one (made by `make` when none is kept) and may `give_back`
+    what it is done with; `one` is a single object kept for every session (an environment).
+
+    `survives_fork` is the fork policy, stated by each user: True where a run forked from the
+    process may use what the process kept (plain memory, copied with it: SCIP's instances,
+    made by a batch's warm-up for every run it forks); False where a forked child must make its
+    own (an object bound to the threads, sockets or licence token of the process that made it:
+    CPLEX's problems, Gurobi's environment), which keeping them per process id ensures."""
+
+    def __init__(self, make, survives_fork: bool) -> None:
+        self._make, self.survives_fork = make, survives_fork
+        self._kept: dict[int, list] = {}
+
+    def _here(self) -> list:
+        return self._kept.setdefault(0 if self.survives_fork else os.getpid(), [])
+
+    def take(self):
+        kept = self._here()
+        return kept.pop() if kept else self._make()
+
+    def give_back(self, thing) -> None:
+        self._here().append(thing)
+
+    def one(self):
+        """The one object kept for every session of this process (made at the first call)."""
+        kept = self._here()
+        if not kept:
+            kept.append(self._make())
+        return kept[0]
+
+    def __len__(self) -> int:
+        return len(self._here())

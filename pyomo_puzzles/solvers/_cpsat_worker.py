@@ -20,13 +20,13 @@ in one system call and read here in one. The arrays are a `LinearForm`'s: ``star
 ``cost``, ``integer``, and, for rows added since (no-good cuts), ``cut_start``,
 ``cut_index``, ``cut_value``, ``cut_lower``, ``cut_upper`` (by rows).
 
-``solve`` (with offset, maximise, time_limit, threads, seed, gap) fills OR-Tools' linear
+``solve`` (with offset, maximise, and CP-SAT's parameters by their names) fills OR-Tools' linear
 model from the arrays in one call and solves it with CP-SAT (model_builder's "sat", which
 scales fractional coefficients and takes continuous columns as CP-SAT's own MIP reader
 does). The answer, in JSON: status, objective, bound (both with the offset), the solve's
 seconds, and how many column values follow the line as float64 bytes (none without a solution).
 
-``enumerate`` (with time_limit, seed; `enumerate_all`) asks for every solution: each one is
+``enumerate`` (with CP-SAT's parameters; `enumerate_all`) asks for every solution: each one is
 a line ``<id>+ <nonzero columns>`` as CP-SAT finds it, then the answer line. A SIGUSR1 asks
 the worker to stop such a search at its next solution.
 """
@@ -41,6 +41,8 @@ import sys
 import time
 
 import numpy as np
+
+from pyomo_puzzles.solvers._common import by_rows
 
 STATUSES = {"OPTIMAL": "optimal", "FEASIBLE": "feasible", "INFEASIBLE": "infeasible"}
 
@@ -75,7 +77,7 @@ def matrix(arrays: dict):
     _same_length(arrays, rows, ("row_upper",))
     _same_length(arrays, columns, ("col_upper", "cost", "integer"))
     _check_compressed(arrays["start"], arrays["index"], arrays["value"], columns, rows, "row")
-    start, index, value = _by_rows(arrays["start"], arrays["index"], arrays["value"], rows)
+    start, index, value = by_rows(arrays["start"], arrays["index"], arrays["value"], rows)
     if "cut_lower" in arrays:
         cuts = len(arrays["cut_lower"])
         _same_length(arrays, cuts, ("cut_upper",))
@@ -97,23 +99,6 @@ def _check_compressed(start, index, value, lines: int, size: int, kind: str) -> 
         raise ValueError(f"{kind} indices must be >= 0")
     if len(index) and index.max() >= size:
         raise ValueError(f"{kind} indices must be < {size}")
-
-
-def _by_rows(start, index, value, rows: int) -> tuple:
-    """A compressed-column matrix (checked) as compressed rows, each row's columns in order, by
-    the C routine of scipy's own conversion (its `tocsr` spends 0.2 ms more around it in the
-    worker); by that conversion where the routine is not found."""
-    import scipy.sparse as sp  # imported at start (`serve`)
-
-    try:
-        from scipy.sparse._sparsetools import csr_tocsc  # loaded with scipy.sparse at start (`serve`)
-    except ImportError:  # a private module of scipy's
-        turned = sp.csc_matrix((value, index, start), shape=(rows, len(start) - 1)).tocsr()
-        return turned.indptr, turned.indices, turned.data
-    start, index = np.asarray(start, dtype=np.int32), np.asarray(index, dtype=np.int32)
-    row_start, columns, values = np.empty(rows + 1, np.int32), np.empty(len(index), np.int32), np.empty(len(value))
-    csr_tocsc(len(start) - 1, rows, start, index, np.asarray(value, dtype=np.float64), row_start, columns, values)
-    return row_start, columns, values
 
 
 def _same_length(arrays: dict, length: int, names: tuple) -> None:
@@ -139,21 +124,14 @@ def linear_model(arrays: dict, offset: float = 0.0, maximise: bool = False):
     return model
 
 
-def solve(arrays: dict, offset: float = 0.0, maximise: bool = False, time_limit: float | None = None,
-          threads: int = 1, seed: int | None = None, gap: float | None = None) -> dict:
-    """Solve the arrays' integer program: the answer."""
+def solve(arrays: dict, offset: float = 0.0, maximise: bool = False, parameters: dict | None = None) -> dict:
+    """Solve the arrays' integer program with CP-SAT's `parameters` (its own names: the
+    adapter's `Options`): the answer."""
     from ortools.linear_solver.python import model_builder_helper  # see linear_model
 
     model = linear_model(arrays, offset, maximise)
     solver = model_builder_helper.ModelSolverHelper("sat")
-    if time_limit:
-        solver.set_time_limit_in_seconds(time_limit)
-    parameters = [f"num_workers: {max(1, threads)}"]
-    if seed is not None:
-        parameters.append(f"random_seed: {int(seed)}")
-    if gap is not None:
-        parameters.append(f"relative_gap_limit: {float(gap)}")
-    solver.set_solver_specific_parameters(" ".join(parameters))
+    solver.set_solver_specific_parameters(" ".join(f"{name}: {value}" for name, value in (parameters or {}).items()))
     started = time.perf_counter()
     solver.solve(model)
     seconds = time.perf_counter() - started
@@ -200,8 +178,7 @@ def _add_row(model, cp_model, terms: list, lo: float, hi: float) -> bool:
     return True
 
 
-def enumerate_all(problem: dict, emit, time_limit: float | None = None, seed: int | None = None,
-                  parameters: dict | None = None) -> dict:
+def enumerate_all(problem: dict, emit, parameters: dict | None = None) -> dict:
     """Every feasible point of the integer program `problem` (a `LinearForm`'s arrays: start,
     index, value, row_lower, row_upper, col_lower, col_upper, as numpy), the objective ignored, by
     CP-SAT's search for all solutions (one search worker, as that search needs). An exact
@@ -210,7 +187,8 @@ def enumerate_all(problem: dict, emit, time_limit: float | None = None, seed: in
     cover and tries each at one first (the first item still to cover, each of its options;
     4x15 pentominoes up to symmetry: 1.7 s, against 8.4 s by CP-SAT's default search). Each point
     goes to ``emit`` as its nonzero columns ``[[column, value], ...]`` as it is found. The
-    answer: status (``complete``, ``stopped``, ``time_limit``), points, seconds."""
+    answer: status (``complete``, ``stopped``, ``time_limit``), points, seconds. `parameters`:
+    CP-SAT's own (the adapter's `Options`: time limit, seed)."""
     from ortools.sat.python import cp_model  # OR-Tools: only ever in the worker process
 
     STOP["asked"] = False
@@ -238,16 +216,12 @@ def enumerate_all(problem: dict, emit, time_limit: float | None = None, seed: in
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
-    if time_limit:
-        solver.parameters.max_time_in_seconds = time_limit
-    if seed is not None:
-        solver.parameters.random_seed = int(seed)
     if all(binary) and all(clauses):  # an exact cover: branch as dancing links does
         first_row = [min(index[start[j]:start[j + 1]], default=len(rows)) for j in range(len(columns))]
         order = sorted(range(len(columns)), key=lambda j: first_row[j])
         model.add_decision_strategy([columns[j] for j in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
-    for name, value in (parameters or ENUMERATION_PARAMETERS).items():
+    for name, value in {**(parameters or {}), **ENUMERATION_PARAMETERS}.items():
         setattr(solver.parameters, name, value)
 
     class Emitter(cp_model.CpSolverSolutionCallback):
@@ -347,10 +321,9 @@ def answer(request: dict, arrays: dict, replies) -> dict:
             replies.write(f"{asked}+ {json.dumps(point, separators=(',', ':'))}\n".encode())
             replies.flush()
 
-        return enumerate_all(arrays, emit, request.get("time_limit"), request.get("seed"))
+        return enumerate_all(arrays, emit, request.get("parameters"))
     asked_for = request["solve"]
-    return solve(arrays, asked_for.get("offset", 0.0), asked_for.get("maximise", False), request.get("time_limit"),
-                 request.get("threads", 1), request.get("seed"), request.get("gap"))
+    return solve(arrays, asked_for.get("offset", 0.0), asked_for.get("maximise", False), request.get("parameters"))
 
 
 if __name__ == "__main__":

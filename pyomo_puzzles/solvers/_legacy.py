@@ -16,7 +16,7 @@ import time
 from typing import Callable
 
 from pyomo_puzzles.contract.solvers import SolveOutcome, RunSettings, finite
-from pyomo_puzzles.solvers._common import first_line, quiet_stdout
+from pyomo_puzzles.solvers._common import first_line, quiet_stdout, ran_to_limit
 
 
 class LegacySession:
@@ -89,10 +89,9 @@ class LegacySession:
             return "infeasible"
         if tc in (LegacyTC.maxTimeLimit, LegacyTC.maxIterations, LegacyTC.maxEvaluations):
             return "time_limit"
-        limit = self.settings.time_limit
-        if tc == LegacyTC.intermediateNonInteger and limit is not None:
+        if tc == LegacyTC.intermediateNonInteger and self.settings.time_limit is not None:
             return "time_limit"  # CBC stopped by a limit before any integer solution: the time limit is the only one set
-        if limit is not None and elapsed >= 0.95 * limit:
+        if ran_to_limit(self.settings, elapsed):
             return "time_limit"  # GLPK reports 'feasible' when its time limit stops it
         if has_solution and tc == LegacyTC.feasible:
             return "feasible"

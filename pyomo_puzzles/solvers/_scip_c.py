@@ -38,7 +38,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from pyomo_puzzles.solvers._common import require_tested
+from pyomo_puzzles.solvers._common import Kept, by_rows, clipped, declare, require_tested
 from pyomo_puzzles.solvers._c_loops import loops
 
 _OKAY = 1  # SCIP_RETCODE SCIP_OKAY
@@ -49,34 +49,34 @@ _PROBLEM = 1  # SCIP_STAGE_PROBLEM: the original problem, before any transformat
 _P = ctypes.c_void_p
 _D = ctypes.c_double
 
-_SIGNATURES = {  # name: (argument types, result type)
-    "SCIPinfinity": ([_P], _D),
-    "SCIPgetNVars": ([_P], ctypes.c_int),
-    "SCIPgetNConss": ([_P], ctypes.c_int),
-    "SCIPgetNNZs": ([_P], ctypes.c_longlong),
-    "SCIPcreateVarBasic": ([_P, ctypes.POINTER(_P), ctypes.c_char_p, _D, _D, _D, ctypes.c_int], ctypes.c_int),
-    "SCIPaddVar": ([_P, _P], ctypes.c_int),
-    "SCIPreleaseVar": ([_P, ctypes.POINTER(_P)], ctypes.c_int),
-    "SCIPcreateConsBasicLinear": ([_P, ctypes.POINTER(_P), ctypes.c_char_p, ctypes.c_int, _P, _P, _D, _D],
-                                  ctypes.c_int),
-    "SCIPaddCons": ([_P, _P], ctypes.c_int),
-    "SCIPreleaseCons": ([_P, ctypes.POINTER(_P)], ctypes.c_int),
-    "SCIPsetObjsense": ([_P, ctypes.c_int], ctypes.c_int),
-    "SCIPaddOrigObjoffset": ([_P, _D], ctypes.c_int),
-    "SCIPchgVarLb": ([_P, _P, _D], ctypes.c_int),
-    "SCIPchgVarUb": ([_P, _P, _D], ctypes.c_int),
-    "SCIPgetStage": ([_P], ctypes.c_int),
-    "SCIPfreeTransform": ([_P], ctypes.c_int),
-    "SCIPgetBestSol": ([_P], _P),
-    "SCIPgetSolVals": ([_P, _P, ctypes.c_int, _P, _P], ctypes.c_int),
-    "SCIPgetSolOrigObj": ([_P, _P], _D),
-    "SCIPvarGetTransVar": ([_P], _P),
-    "SCIPvarGetType": ([_P], ctypes.c_int),
-    "SCIPchgVarType": ([_P, _P, ctypes.c_int, ctypes.POINTER(ctypes.c_uint)], ctypes.c_int),
-    "SCIPgetCountedSparseSols": ([_P, ctypes.POINTER(ctypes.POINTER(_P)), ctypes.POINTER(ctypes.c_int),
-                                  ctypes.POINTER(ctypes.POINTER(_P)), ctypes.POINTER(ctypes.c_int)], None),
-    "SCIPsparseSolGetLbs": ([_P], ctypes.POINTER(ctypes.c_longlong)),
-    "SCIPsparseSolGetUbs": ([_P], ctypes.POINTER(ctypes.c_longlong)),
+_SIGNATURES = {  # name: (result, arguments), as `_common.declare` takes them
+    "SCIPinfinity": (_D, [_P]),
+    "SCIPgetNVars": (ctypes.c_int, [_P]),
+    "SCIPgetNConss": (ctypes.c_int, [_P]),
+    "SCIPgetNNZs": (ctypes.c_longlong, [_P]),
+    "SCIPcreateVarBasic": (ctypes.c_int, [_P, ctypes.POINTER(_P), ctypes.c_char_p, _D, _D, _D, ctypes.c_int]),
+    "SCIPaddVar": (ctypes.c_int, [_P, _P]),
+    "SCIPreleaseVar": (ctypes.c_int, [_P, ctypes.POINTER(_P)]),
+    "SCIPcreateConsBasicLinear": (ctypes.c_int, [_P, ctypes.POINTER(_P), ctypes.c_char_p, ctypes.c_int, _P, _P, _D,
+                                                 _D]),
+    "SCIPaddCons": (ctypes.c_int, [_P, _P]),
+    "SCIPreleaseCons": (ctypes.c_int, [_P, ctypes.POINTER(_P)]),
+    "SCIPsetObjsense": (ctypes.c_int, [_P, ctypes.c_int]),
+    "SCIPaddOrigObjoffset": (ctypes.c_int, [_P, _D]),
+    "SCIPchgVarLb": (ctypes.c_int, [_P, _P, _D]),
+    "SCIPchgVarUb": (ctypes.c_int, [_P, _P, _D]),
+    "SCIPgetStage": (ctypes.c_int, [_P]),
+    "SCIPfreeTransform": (ctypes.c_int, [_P]),
+    "SCIPgetBestSol": (_P, [_P]),
+    "SCIPgetSolVals": (ctypes.c_int, [_P, _P, ctypes.c_int, _P, _P]),
+    "SCIPgetSolOrigObj": (_D, [_P, _P]),
+    "SCIPvarGetTransVar": (_P, [_P]),
+    "SCIPvarGetType": (ctypes.c_int, [_P]),
+    "SCIPchgVarType": (ctypes.c_int, [_P, _P, ctypes.c_int, ctypes.POINTER(ctypes.c_uint)]),
+    "SCIPgetCountedSparseSols": (None, [_P, ctypes.POINTER(ctypes.POINTER(_P)), ctypes.POINTER(ctypes.c_int),
+                                        ctypes.POINTER(ctypes.POINTER(_P)), ctypes.POINTER(ctypes.c_int)]),
+    "SCIPsparseSolGetLbs": (ctypes.POINTER(ctypes.c_longlong), [_P]),
+    "SCIPsparseSolGetUbs": (ctypes.POINTER(ctypes.c_longlong), [_P]),
 }
 
 
@@ -98,10 +98,7 @@ def library() -> ctypes.CDLL:
         getattr(lib, name).restype, getattr(lib, name).argtypes = ctypes.c_int, []
     require_tested("SCIP", f"{lib.SCIPmajorVersion()}.{lib.SCIPminorVersion()}", TESTED,
                    "install pyscipopt==6.3.0 (uv.lock), which bundles SCIP 10.0")
-    for name, (arguments, result) in _SIGNATURES.items():
-        function = getattr(lib, name)
-        function.argtypes, function.restype = arguments, result
-    return lib
+    return declare(lib, _SIGNATURES)
 
 
 def pointer(model) -> int:
@@ -116,16 +113,21 @@ def call(result: int, what: str) -> None:
         raise RuntimeError(f"SCIP: {what} failed (SCIP_RETCODE {result})")
 
 
-_IDLE: list = []
-"""SCIP instances with their plugins, no problem, default parameters: ready to be taken."""
+def _new_instance():
+    import pyscipopt  # see library
+
+    return pyscipopt.Model()
+
+
+INSTANCES = Kept(_new_instance, survives_fork=True)
+"""SCIP instances with their plugins, no problem, default parameters, ready to be taken
+(11 to 15 ms to make one): plain memory, so a run forked from a batch takes its parent's."""
 
 
 def take(quiet: dict):
     """An idle SCIP instance (a new one if none is idle) with an empty problem and the
     parameters `quiet` set."""
-    import pyscipopt  # see library
-
-    model = _IDLE.pop() if _IDLE else pyscipopt.Model()
+    model = INSTANCES.take()
     for key, value in quiet.items():
         model.setParam(key, value)
     model.createProbBasic("matrix")
@@ -140,17 +142,15 @@ def give_back(model) -> None:
         model.resetParams()
     except Exception:  # noqa: BLE001 - a broken instance is not reused
         return
-    _IDLE.append(model)
+    INSTANCES.give_back(model)
 
 
 def keep_one() -> None:
     """Create an idle instance now and compile the hand-over's loops (`_c_loops`): a warm-up,
     so that runs forked afterwards find both."""
     loops()
-    if not _IDLE:
-        import pyscipopt  # see library
-
-        _IDLE.append(pyscipopt.Model())
+    if not len(INSTANCES):
+        INSTANCES.give_back(_new_instance())
 
 
 class Problem:
@@ -162,10 +162,9 @@ class Problem:
         weakref.finalize(self, give_back, self.model)
         self.lib, self.scip = library(), pointer(self.model)
         self.infinity = self.lib.SCIPinfinity(self.scip)
-        self.lower = np.clip(np.asarray(form.col_lower, dtype=np.float64), -self.infinity, self.infinity)
-        self.upper = np.clip(np.asarray(form.col_upper, dtype=np.float64), -self.infinity, self.infinity)
+        self.lower, self.upper = clipped(form.col_lower, self.infinity), clipped(form.col_upper, self.infinity)
         self.variables = self._add_variables(form)
-        self._add_rows(*_row_major(form), form.row_lower, form.row_upper)
+        self._add_rows(*by_rows(form.start, form.index, form.value, len(form.row_lower)), form.row_lower, form.row_upper)
         call(self.lib.SCIPsetObjsense(self.scip, _MAXIMIZE if form.maximise else _MINIMIZE), "setting the sense")
         if form.offset:
             call(self.lib.SCIPaddOrigObjoffset(self.scip, float(form.offset)), "adding the objective offset")
@@ -208,8 +207,7 @@ class Problem:
         start = np.ascontiguousarray(start, dtype=np.int64)
         row_vars = np.ascontiguousarray(self.variables[np.asarray(index, dtype=np.intp)])
         coefficients = np.ascontiguousarray(value, dtype=np.float64)
-        lower = np.clip(np.asarray(lower, dtype=np.float64), -self.infinity, self.infinity)
-        upper = np.clip(np.asarray(upper, dtype=np.float64), -self.infinity, self.infinity)
+        lower, upper = clipped(lower, self.infinity), clipped(upper, self.infinity)
         compiled = loops()
         if compiled is None:
             self._add_rows_from_python(start, row_vars, coefficients, lower, upper)
@@ -246,8 +244,7 @@ class Problem:
         """New bounds of `columns`; the side that keeps lower <= upper at every step first."""
         self.original()
         lib, scip = self.lib, self.scip
-        lower = np.clip(lower, -self.infinity, self.infinity).tolist()
-        upper = np.clip(upper, -self.infinity, self.infinity).tolist()
+        lower, upper = clipped(lower, self.infinity).tolist(), clipped(upper, self.infinity).tolist()
         for j, low, high in zip(np.asarray(columns).tolist(), lower, upper):
             var = int(self.variables[j])
             if (low < 0 or high > 1) and lib.SCIPvarGetType(var) == _BINARY:  # a column fixed when loaded, freed
@@ -285,12 +282,3 @@ def _kinds(integer: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndar
     return np.where(binary, _BINARY, np.where(integer, _INTEGER, _CONTINUOUS))
 
 
-def _row_major(form) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The form's matrix in compressed-row form: (start, column index, value)."""
-    rows = len(form.row_lower)
-    counts = np.bincount(form.index, minlength=rows)
-    order = np.argsort(form.index, kind="stable")  # within a row, columns stay in order
-    columns = np.repeat(np.arange(len(form.columns)), np.diff(form.start))
-    start = np.zeros(rows + 1, dtype=np.int64)
-    np.cumsum(counts, out=start[1:])
-    return start, columns[order], np.asarray(form.value)[order]

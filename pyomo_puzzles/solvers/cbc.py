@@ -51,13 +51,14 @@ import numpy as np
 from pyomo_puzzles.contract.solvers import (
     Adapter,
     LinearForm,
+    Native,
     Options,
     RunSettings,
     SolveOutcome,
     finite,
     register_solver,
 )
-from pyomo_puzzles.solvers._common import UntestedVersion, quiet_stdout, require_tested
+from pyomo_puzzles.solvers._common import UntestedVersion, clipped, declare, quiet_stdout, ran_to_limit, require_tested, row_senses
 from pyomo_puzzles.solvers._matrix import RecompilingSession, check_form, check_rows, timed
 
 LARGEST = np.finfo(np.float64).max
@@ -114,12 +115,7 @@ def library():
         raise OSError(f"cbcbox has no CBC library in {folder}")
     with _one_blas_thread():
         lib = ctypes.CDLL(str(found[0]))
-    kinds = {"int*": ctypes.POINTER(ctypes.c_int), "double*": ctypes.POINTER(ctypes.c_double)}
-    for name, (result, arguments) in _SIGNATURES.items():
-        function = getattr(lib, name)
-        function.restype = None if result is None else kinds.get(result) or getattr(ctypes, result)
-        function.argtypes = [kinds.get(a) or getattr(ctypes, a) for a in arguments]
-    return lib
+    return declare(lib, _SIGNATURES)
 
 
 @contextlib.contextmanager
@@ -135,22 +131,8 @@ def _one_blas_thread():
         del os.environ["OPENBLAS_NUM_THREADS"]
 
 
-def cbc_parameters(settings: RunSettings) -> dict[str, str]:
-    """CBC's own parameter names (those of its command line) and values."""
-    parameters = {"timeMode": "elapsed"}
-    if settings.time_limit is not None:
-        parameters["sec"] = repr(max(float(settings.time_limit), 1e-3))  # 0 would mean no limit
-    if settings.threads and settings.threads > 1:
-        parameters["threads"] = str(int(settings.threads))
-    if settings.seed is not None:
-        parameters["randomCbcSeed"] = str(int(settings.seed))
-    if settings.gap is not None:
-        parameters["ratioGap"] = repr(float(settings.gap))
-    return parameters
-
-
 def _doubles(values) -> np.ndarray:
-    return np.ascontiguousarray(np.clip(np.asarray(values, dtype=np.float64), -LARGEST, LARGEST))
+    return clipped(values, LARGEST)
 
 
 def _ints(values) -> np.ndarray:
@@ -211,13 +193,11 @@ class MatrixSession:
     def add_rows(self, rows) -> None:
         check_rows(rows, self._n_cols)
         model = self._loaded()
-        for i in range(len(rows)):
+        senses, rhs, spans = row_senses(rows.lower, rows.upper, LARGEST)
+        for i, (sense, right, span) in enumerate(zip(senses.tolist(), rhs.tolist(), spans.tolist())):
             part = slice(int(rows.start[i]), int(rows.start[i + 1]))
             columns, values = _ints(rows.index[part]), _doubles(rows.value[part])
-            lower, upper = float(rows.lower[i]), float(rows.upper[i])
-            senses = [(b"E", lower)] if lower == upper else [
-                (sense, rhs) for sense, rhs in ((b"L", upper), (b"G", lower)) if np.isfinite(rhs)]
-            for sense, rhs in senses:
+            for sense, rhs in ((b"G", right), (b"L", right + span)) if sense == "R" else ((sense.encode(), right),):
                 self._lib.Cbc_addRow(model, b"", len(columns), _pointer(columns), _pointer(values), sense, rhs)
 
     def set_bounds(self, columns, lower, upper) -> None:
@@ -234,7 +214,7 @@ class MatrixSession:
         self._solved = not self._persistent
         try:
             lib.Cbc_setLogLevel(model, 0)
-            for name, value in cbc_parameters(self.settings).items():
+            for name, value in Cbc.options.native(self.settings).items():
                 lib.Cbc_setParameter(model, name.encode(), value.encode())
             with quiet_stdout():
                 returned, seconds = timed(lib.Cbc_solve, model)
@@ -277,8 +257,7 @@ class MatrixSession:
         if lib.Cbc_isProvenInfeasible(model):
             return "infeasible"
         if not self._integer:
-            limit = self.settings.time_limit
-            return "time_limit" if limit is not None and seconds >= 0.95 * limit else "error"
+            return "time_limit" if ran_to_limit(self.settings, seconds) else "error"
         secondary = lib.Cbc_secondaryStatus(model)
         if secondary == 1:
             return "infeasible"
@@ -299,8 +278,11 @@ class Cbc(Adapter):
     name = "cbc"
     summary = "COIN-OR CBC, in-process (cbcbox's library through CBC's C interface): the model as one matrix"
     rank = 20
-    options = Options(time_limit="sec with timeMode=elapsed", threads="threads (passed above 1)",
-                      seed="randomCbcSeed", gap="ratioGap",
+    options = Options(  # CBC's own parameter names (those of its command line) and values, as text
+        fixed={"timeMode": "elapsed"},
+        time_limit=Native("sec", lambda seconds: repr(max(float(seconds), 1e-3)), note="elapsed: timeMode"),  # 0: none
+        threads=Native("threads", lambda threads: str(int(threads)) if threads > 1 else None, note="passed above 1"),
+        seed=Native("randomCbcSeed", lambda seed: str(int(seed))), gap=Native("ratioGap", lambda gap: repr(float(gap))),
                       notes="no clock of its own: solver_time is the library call")
 
     def availability(self) -> tuple[bool, str]:

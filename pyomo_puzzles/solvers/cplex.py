@@ -25,13 +25,13 @@ constraints; a larger model is the outcome ``licence_limit`` with CPLEX's messag
 from __future__ import annotations
 
 import dataclasses
-import os
+import functools
 import time
 import weakref
 
-from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, RunSettings, SolveOutcome, finite,
+from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome, finite,
                                             record_progress, register_solver, worth_tracing)
-from pyomo_puzzles.solvers._common import first_line, quiet_stdout
+from pyomo_puzzles.solvers._common import Kept, clipped, first_line, quiet_stdout, row_senses, time_left
 from pyomo_puzzles.solvers._matrix import RecompilingSession
 
 
@@ -41,15 +41,10 @@ def licence_message(error: BaseException) -> str | None:
 
 
 def _rows(lower, upper) -> tuple[str, list, list]:
-    """CPLEX's senses, right-hand sides and ranges of rows ``lower <= a x <= upper``
-    (``R``: ``rhs <= a x <= rhs + range``; a free row is ``L`` with CPLEX's infinity)."""
+    """CPLEX's senses, right-hand sides and ranges (`_common.row_senses`: its letters are CPLEX's)."""
     import cplex  # cplex: only where CPLEX solves (adapters are imported by `list`)
-    import numpy as np  # numpy: with the form
 
-    equal = lower == upper
-    sense = np.where(equal, "E", np.where(np.isinf(lower), "L", np.where(np.isinf(upper), "G", "R")))
-    rhs = np.clip(np.where(sense == "L", upper, lower), -cplex.infinity, cplex.infinity)
-    spans = np.where(sense == "R", upper - lower, 0.0)
+    sense, rhs, spans = row_senses(lower, upper, cplex.infinity)
     return "".join(sense.tolist()), rhs.tolist(), spans.tolist()
 
 
@@ -65,21 +60,18 @@ def silent_problem():
     return problem
 
 
-_IDLE: dict = {}
-"""Process id -> CPLEX problems a one-off session is done with, kept for the next one
-(`_take`, `_give_back`): making a `cplex.Cplex` (its environment, its problem and the
-Python objects of its parameters) and ending it was most of a small model's hand-over
-(1.4 of 1.8 ms on a 2x2x2 Rubik model in a forked run; 0.3 ms with a kept problem).
-Per process id: a forked run makes its own."""
+PROBLEMS = Kept(silent_problem, survives_fork=False)
+"""CPLEX problems a one-off session is done with, kept for the next one (`_take`,
+`_give_back`): making a `cplex.Cplex` (its environment, its problem and the Python objects
+of its parameters) and ending it was most of a small model's hand-over (1.4 of 1.8 ms on a
+2x2x2 Rubik model in a forked run; 0.3 ms with a kept problem). A forked run makes its own
+(CPLEX's environment has threads of the process that made it)."""
 
 
 def _take():
     """A problem with every stream off: a kept one (its parameters at their defaults, no
     integrality, no MIP start: reset to an LP before its data is replaced), or a new one."""
-    kept = _IDLE.get(os.getpid())
-    if not kept:
-        return silent_problem()
-    problem = kept.pop()
+    problem = PROBLEMS.take()
     problem.set_problem_type(problem.problem_type.LP)  # drops the old integrality and MIP starts
     return problem
 
@@ -92,7 +84,13 @@ def _give_back(problem) -> None:
     except Exception:  # noqa: BLE001 - a broken problem is not reused
         problem.end()
         return
-    _IDLE.setdefault(os.getpid(), []).append(problem)
+    PROBLEMS.give_back(problem)
+
+
+def _apply(problem, parameters: dict) -> None:
+    """Set CPLEX's parameters by their paths (``mip.tolerances.mipgap``)."""
+    for path, value in parameters.items():
+        functools.reduce(getattr, path.split("."), problem.parameters).set(value)
 
 
 class MatrixSession:
@@ -117,19 +115,13 @@ class MatrixSession:
         problem.copylp(len(form.columns), len(rhs),
                        problem.objective.sense.maximize if form.maximise else problem.objective.sense.minimize,
                        form.cost.tolist(), rhs, senses, form.start[:-1].tolist(), np.diff(form.start).tolist(),
-                       form.index.tolist(), form.value.tolist(), np.clip(form.col_lower, -big, big).tolist(),
-                       np.clip(form.col_upper, -big, big).tolist(), spans)
+                       form.index.tolist(), form.value.tolist(), clipped(form.col_lower, big).tolist(),
+                       clipped(form.col_upper, big).tolist(), spans)
         integer = np.flatnonzero(form.integer).tolist()
         if integer:
             problem.variables.set_types(zip(integer, "I" * len(integer)))
         problem.objective.set_offset(float(form.offset))  # a kept problem's last offset replaced too
-        parameters = problem.parameters
-        if settings.threads:
-            parameters.threads.set(settings.threads)
-        if settings.seed is not None:
-            parameters.randomseed.set(int(settings.seed))
-        if settings.gap is not None:
-            parameters.mip.tolerances.mipgap.set(settings.gap)
+        _apply(problem, Cplex.options.native(settings))
         self._traced = worth_tracing(form)
 
     def add_rows(self, rows) -> None:
@@ -144,15 +136,14 @@ class MatrixSession:
 
         columns = np.asarray(columns).tolist()
         variables, big = self._problem.variables, cplex.infinity
-        variables.set_lower_bounds(zip(columns, np.clip(lower, -big, big).tolist()))
-        variables.set_upper_bounds(zip(columns, np.clip(upper, -big, big).tolist()))
+        variables.set_lower_bounds(zip(columns, clipped(lower, big).tolist()))
+        variables.set_upper_bounds(zip(columns, clipped(upper, big).tolist()))
 
     def solve(self) -> SolveOutcome:
         import cplex  # see _rows
 
         problem = self._problem
-        limit = self.settings.time_limit
-        problem.parameters.timelimit.set(problem.parameters.timelimit.max() if limit is None else max(limit, 0.0))
+        _apply(problem, Cplex.options.native(self.settings, "time_limit"))  # lowered between solves
         started = problem.get_time()
         events: list | None = [] if self._traced else None
         if events is not None:
@@ -164,8 +155,8 @@ class MatrixSession:
                 # presolve's verdict: ask which, once, with primal reductions only, in the time left
                 reduce = problem.parameters.preprocessing.reduce
                 reduce.set(1)
-                if limit is not None:
-                    problem.parameters.timelimit.set(max(limit - (problem.get_time() - started), 0.0))
+                _apply(problem, Cplex.options.native(time_left(self.settings, problem.get_time() - started),
+                                                     "time_limit"))
                 problem.solve()
                 reduce.reset()
         except cplex.exceptions.CplexError as error:
@@ -253,7 +244,9 @@ class Cplex(Adapter):
     name = "cplex"
     summary = "IBM CPLEX, in-process (cplex; optional extra [cplex])"
     rank = 60
-    options = Options(time_limit="timelimit", threads="threads", seed="randomseed", gap="mip.tolerances.mipgap",
+    options = Options(time_limit=Native("timelimit", lambda seconds: max(float(seconds), 0.0), unset=1e75),  # its largest
+                      threads=Native("threads", int, unset=0), seed=Native("randomseed", int),
+                      gap=Native("mip.tolerances.mipgap", float),
                       notes="Community Edition: at most 1,000 variables and constraints")
 
     def availability(self) -> tuple[bool, str]:
@@ -282,8 +275,6 @@ class Cplex(Adapter):
             parameters.mip.pool.intensity.set(4)
             parameters.mip.limits.populate.set(2_100_000_000)
             parameters.mip.pool.capacity.set(2_100_000_000)
-            if settings.time_limit is not None:
-                parameters.timelimit.set(max(settings.time_limit, 0.01))
             with quiet_stdout():
                 problem.populate_solution_pool()
                 if problem.solution.get_status() == problem.solution.status.MIP_optimal:

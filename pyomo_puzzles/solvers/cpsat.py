@@ -33,6 +33,7 @@ import numpy as np
 from pyomo_puzzles.contract.solvers import (
     Adapter,
     LinearForm,
+    Native,
     Options,
     RunSettings,
     SolveOutcome,
@@ -45,7 +46,7 @@ _PIPE_BYTES = 1 << 20
 """The worker's input pipe (Linux's default ceiling for a process): a 2,000-column model's
 arrays (about 180 KB) go in one write, where 64 KiB would take turns of writer and worker."""
 
-_IDLE, _ASKED = b"0", b"1"
+_NOTHING_ASKED, _ASKED = b"0", b"1"
 """The worker's state file: no request under way, or one sent and not yet answered."""
 
 
@@ -184,7 +185,7 @@ class _Worker:
                 self._kill()
                 raise
             if reply is not None:
-                os.pwrite(state, _IDLE, 0)
+                os.pwrite(state, _NOTHING_ASKED, 0)
         finally:
             fcntl.lockf(state, fcntl.LOCK_UN)
         if isinstance(reply, dict):
@@ -228,7 +229,7 @@ class _Worker:
         that cannot start is found dead at its first request, which says why)."""
         self._errors = tempfile.TemporaryFile(mode="w+", prefix="pyomo-puzzles-cpsat-")
         self._state = tempfile.TemporaryFile(prefix="pyomo-puzzles-cpsat-state-")
-        os.pwrite(self._state.fileno(), _IDLE, 0)
+        os.pwrite(self._state.fileno(), _NOTHING_ASKED, 0)
         self._process = subprocess.Popen(
             [sys.executable, "-m", "pyomo_puzzles.solvers._cpsat_worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors)
@@ -340,8 +341,7 @@ class MatrixSession:
         settings = self.settings
         answer, failure = WORKER.solve(
             {"solve": {"offset": self.form.offset, "maximise": bool(self.form.maximise)},
-             "time_limit": settings.time_limit, "threads": settings.threads or 1, "seed": settings.seed,
-             "gap": settings.gap},
+             "parameters": Cpsat.options.native(settings)},
             dict(self._arrays, **self._cut_arrays()))
         if answer is None:
             return SolveOutcome("error", False, None, None, time.perf_counter() - started, None,
@@ -389,8 +389,10 @@ class Cpsat(Adapter):
     summary = "OR-Tools CP-SAT on the same model (its matrix, in a worker process of its own)"
     kind = "peer"
     rank = 10
-    options = Options(time_limit="max_time_in_seconds", threads="num_workers", seed="random_seed",
-                      gap="relative_gap_limit", notes="no node count")
+    options = Options(  # CP-SAT's parameters, by their names in its parameter text
+        time_limit=Native("max_time_in_seconds", lambda seconds: max(float(seconds), 0.0)),
+        threads=Native("num_workers", lambda threads: max(int(threads), 1), unset=1),
+        seed=Native("random_seed", int), gap=Native("relative_gap_limit", float), notes="no node count")
 
     def availability(self) -> tuple[bool, str]:
         from importlib.metadata import version  # 20 ms: only when asked whether OR-Tools is installed
@@ -427,7 +429,7 @@ class Cpsat(Adapter):
                 values[column] = value
             return found(values)
 
-        answer, failure = WORKER.solve({"enumerate": {}, "time_limit": settings.time_limit, "seed": settings.seed},
+        answer, failure = WORKER.solve({"enumerate": {}, "parameters": Cpsat.options.native(settings, "time_limit", "seed")},
                                        _matrix_arrays(form), on_point)
         if answer is None:
             return "error", f"CP-SAT failed: {failure}"

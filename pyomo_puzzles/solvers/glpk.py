@@ -38,14 +38,15 @@ import numpy as np
 from pyomo_puzzles.contract.solvers import (
     Adapter,
     LinearForm,
+    Native,
     Options,
     RunSettings,
     SolveOutcome,
     finite,
     register_solver,
 )
-from pyomo_puzzles.solvers._common import UntestedVersion, require_tested
-from pyomo_puzzles.solvers._c_loops import call_each, gather_double, loops
+from pyomo_puzzles.solvers._common import UntestedVersion, declare, require_tested
+from pyomo_puzzles.solvers._c_loops import call_each, gather_double, loops, path
 from pyomo_puzzles.solvers._matrix import RecompilingSession, check_form, check_rows, timed
 
 GLP_MIN, GLP_MAX, GLP_IV = 1, 2, 2
@@ -118,13 +119,7 @@ def library():
             ("save_sol", ctypes.c_char_p), ("alien", ctypes.c_int), ("flip", ctypes.c_int),
             ("foo_bar", ctypes.c_double * 23)]
 
-    kinds = {"int*": ctypes.POINTER(ctypes.c_int), "double*": ctypes.POINTER(ctypes.c_double),
-             "iocp*": ctypes.POINTER(Iocp)}
-    for name, (result, arguments) in _SIGNATURES.items():
-        function = getattr(lib, name)
-        function.restype = None if result is None else kinds.get(result) or getattr(ctypes, result)
-        function.argtypes = [kinds.get(a) or getattr(ctypes, a) for a in arguments]
-    return lib, Iocp, callback
+    return declare(lib, _SIGNATURES, {"iocp*": ctypes.POINTER(Iocp)}), Iocp, callback
 
 
 def _bounds(lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -156,16 +151,6 @@ def _pointer(array: np.ndarray):
 
     kind = ctypes.c_int if array.dtype == np.int32 else ctypes.c_double
     return array.ctypes.data_as(ctypes.POINTER(kind))
-
-
-def glpk_parameters(settings: RunSettings) -> dict:
-    """The fields of GLPK's ``glp_iocp`` the settings set."""
-    parameters: dict = {"presolve": GLP_ON, "msg_lev": 0}
-    if settings.time_limit is not None:
-        parameters["tm_lim"] = int(min(max(settings.time_limit, 0.0) * 1000, TM_LIM_MAX))
-    if settings.gap is not None:
-        parameters["mip_gap"] = max(float(settings.gap), 0.0)
-    return parameters
 
 
 class _Tree:
@@ -252,7 +237,7 @@ class MatrixSession:
         lib.glp_term_out(GLP_OFF)
         parameters = self._iocp()
         lib.glp_init_iocp(ctypes.byref(parameters))
-        for name, value in glpk_parameters(self.settings).items():
+        for name, value in Glpk.options.native(self.settings).items():
             setattr(parameters, name, value)
         tree = _Tree(lib)
         parameters.cb_func = hook = self._callback(tree)  # kept alive while glp_intopt may call it
@@ -294,8 +279,11 @@ class Glpk(Adapter):
     name = "glpk"
     summary = "GNU GLPK, in-process (the swiglpk wheel's library through GLPK's C API): the model as one matrix"
     rank = 30
-    options = Options(time_limit="tm_lim (milliseconds)", threads=None, seed=None, gap="mip_gap",
-                      notes="single-threaded; no seed; no clock of its own: solver_time is the library call")
+    options = Options(  # fields of GLPK's glp_iocp
+        fixed={"presolve": GLP_ON, "msg_lev": 0},
+        time_limit=Native("tm_lim", lambda seconds: int(min(max(seconds, 0.0) * 1000, TM_LIM_MAX)), note="milliseconds"),
+        gap=Native("mip_gap", lambda gap: max(float(gap), 0.0)),
+        notes="single-threaded; no seed; no clock of its own: solver_time is the library call")
 
     def availability(self) -> tuple[bool, str]:
         from importlib.metadata import PackageNotFoundError, version  # 20 ms: only when asked which versions are installed
@@ -307,7 +295,7 @@ class Glpk(Adapter):
             return False, str(error)
         except (ImportError, OSError, PackageNotFoundError) as error:
             return False, f"GLPK's library cannot be loaded from swiglpk ({type(error).__name__}: {error})"
-        return True, f"GLPK {lib.glp_version().decode()} (swiglpk {binding})"
+        return True, f"GLPK {lib.glp_version().decode()} (swiglpk {binding}; hand-over: {path()})"
 
     def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
         return MatrixSession(form, settings, persistent)

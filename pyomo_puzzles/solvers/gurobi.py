@@ -21,16 +21,11 @@ error. A full licence needs no change here.
 from __future__ import annotations
 
 import dataclasses
-import os
 
-from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
+from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, SolveOutcome, RunSettings, finite,
                                             record_progress, register_solver, worth_tracing)
 from pyomo_puzzles.solvers._matrix import RecompilingSession
-from pyomo_puzzles.solvers._common import first_line, quiet_stdout
-
-
-def gurobi_options(settings: RunSettings) -> dict:
-    return {} if settings.seed is None else {"Seed": int(settings.seed)}
+from pyomo_puzzles.solvers._common import Kept, by_rows, first_line, quiet_stdout, row_senses, time_left
 
 
 def licence_message(error: BaseException) -> str | None:
@@ -38,40 +33,37 @@ def licence_message(error: BaseException) -> str | None:
     return f"Gurobi: {text}" if "size-limited license" in text else None
 
 
-_ENV: dict = {}
-"""This process's Gurobi environment (one per process id: a forked run makes its own)."""
+def _started_environment():
+    import gurobipy as gp  # gurobipy: only where Gurobi solves (adapters are imported by `list`)
+
+    with quiet_stdout():  # the licence banner
+        return gp.Env(params={"OutputFlag": 0})
+
+
+ENVIRONMENT = Kept(_started_environment, survives_fork=False)
+"""This process's Gurobi environment, its log off (0.5 to 5 ms to start): a forked run
+makes its own (the licence token is the process's)."""
 
 
 def environment():
-    """A started Gurobi environment with its log off, made once per process (0.5 to 5 ms)."""
-    import gurobipy as gp  # gurobipy: only where Gurobi solves (adapters are imported by `list`)
-
-    env = _ENV.get(os.getpid())
-    if env is None:
-        with quiet_stdout():  # the licence banner
-            env = _ENV[os.getpid()] = gp.Env(params={"OutputFlag": 0})
-    return env
+    """This process's started Gurobi environment (`ENVIRONMENT`)."""
+    return ENVIRONMENT.one()
 
 
-def _sparse(start, index, value, shape, by_columns: bool):
+def _by_rows(start, index, value, shape):
+    """Compressed rows as the scipy matrix gurobipy's matrix interface takes."""
     import scipy.sparse as sp  # scipy: gurobipy's matrix interface takes its matrices
 
-    kind = sp.csc_matrix if by_columns else sp.csr_matrix
-    return kind((value, index, start), shape=shape)
+    return sp.csr_matrix((value, index, start), shape=shape)
 
 
 def _senses(lower, upper) -> tuple:
-    """(sense, right-hand side) per row, and the rows that are ranges (both sides finite and
-    apart: stated as ``>= lower`` here, and once more as ``<= upper``)."""
+    """Gurobi's sense and right-hand side per row (`_common.row_senses`; a range is stated as
+    ``>= lower`` there, and once more as ``<= upper``, the rows returned third)."""
     import numpy as np  # numpy: with the form
 
-    equal = lower == upper
-    only_upper = np.isinf(lower) & ~equal
-    sense = np.where(equal, "=", np.where(only_upper, "<", ">"))
-    rhs = np.where(only_upper, upper, lower)
-    rhs = np.where(np.isinf(rhs), np.sign(rhs) * 1e100, rhs)  # a free row: Gurobi's infinity
-    ranged = ~equal & np.isfinite(lower) & np.isfinite(upper)
-    return sense, rhs, np.flatnonzero(ranged)
+    sense, rhs, _ = row_senses(lower, upper, 1e100)  # a free row: at Gurobi's infinity
+    return np.select([sense == "E", sense == "L"], ["=", "<"], ">"), rhs, np.flatnonzero(sense == "R")
 
 
 class MatrixSession:
@@ -91,13 +83,10 @@ class MatrixSession:
                                 vtype=np.where(form.integer, gp.GRB.INTEGER, gp.GRB.CONTINUOUS))
         model.ModelSense = gp.GRB.MAXIMIZE if form.maximise else gp.GRB.MINIMIZE
         model.ObjCon = form.offset
-        matrix = _sparse(form.start, form.index, form.value, (len(form.row_lower), n), by_columns=True)
-        self._add(matrix.tocsr(), form.row_lower, form.row_upper)
-        model.Params.Threads = settings.threads or 0
-        for key, value in gurobi_options(settings).items():
+        rows = by_rows(form.start, form.index, form.value, len(form.row_lower))
+        self._add(_by_rows(*rows, (len(form.row_lower), n)), form.row_lower, form.row_upper)
+        for key, value in Gurobi.options.native(settings).items():
             model.setParam(key, value)
-        if settings.gap is not None:
-            model.Params.MIPGap = settings.gap
         self._traced = worth_tracing(form)
 
     def _add(self, matrix, lower, upper) -> None:
@@ -117,7 +106,7 @@ class MatrixSession:
 
     def add_rows(self, rows) -> None:
         shape = (len(rows), self._x.shape[0])
-        self._add(_sparse(rows.start, rows.index, rows.value, shape, by_columns=False), rows.lower, rows.upper)
+        self._add(_by_rows(rows.start, rows.index, rows.value, shape), rows.lower, rows.upper)
 
     def set_bounds(self, columns, lower, upper) -> None:
         chosen = self._x[columns]
@@ -127,8 +116,8 @@ class MatrixSession:
         import gurobipy as gp  # see environment
 
         model = self._model
-        limit = self.settings.time_limit
-        model.Params.TimeLimit = gp.GRB.INFINITY if limit is None else max(float(limit), 0.0)
+        for key, value in Gurobi.options.native(self.settings, "time_limit").items():  # lowered between solves
+            model.setParam(key, value)
         events: list | None = [] if self._traced else None
         if self._refused is None:
             try:
@@ -136,8 +125,8 @@ class MatrixSession:
                 clock = model.Runtime
                 if model.Status == gp.GRB.INF_OR_UNBD:  # presolve's verdict: ask which, once, in the time left
                     model.Params.DualReductions = 0
-                    if limit is not None:
-                        model.Params.TimeLimit = max(float(limit) - clock, 0.0)
+                    for key, value in Gurobi.options.native(time_left(self.settings, clock), "time_limit").items():
+                        model.setParam(key, value)
                     model.optimize()
                     model.Params.DualReductions = 1
                     clock += model.Runtime
@@ -196,7 +185,8 @@ class Gurobi(Adapter):
     name = "gurobi"
     summary = "Gurobi, in-process (gurobipy; optional extra [gurobi]), enumeration persistent"
     rank = 50
-    options = Options(time_limit="TimeLimit", threads="Threads", seed="Seed", gap="MIPGap",
+    options = Options(time_limit=Native("TimeLimit", lambda seconds: max(float(seconds), 0.0), unset=1e100),
+                      threads=Native("Threads", int, unset=0), seed=Native("Seed", int), gap=Native("MIPGap", float),
                       notes="without a licence file: at most 2,000 variables and constraints")
 
     def availability(self) -> tuple[bool, str]:
@@ -244,8 +234,6 @@ class Gurobi(Adapter):
             if session._refused is not None:
                 return "licence_limit", session._refused
             model.Params.PoolSearchMode, model.Params.PoolSolutions = 2, gp.GRB.MAXINT
-            if settings.time_limit is not None:
-                model.Params.TimeLimit = settings.time_limit
             with quiet_stdout():
                 model.optimize()
             status = model.Status

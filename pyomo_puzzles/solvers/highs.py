@@ -18,6 +18,7 @@ import numpy as np
 from pyomo_puzzles.contract.solvers import (
     Adapter,
     LinearForm,
+    Native,
     Options,
     SolveOutcome,
     RunSettings,
@@ -27,16 +28,6 @@ from pyomo_puzzles.contract.solvers import (
     worth_tracing,
 )
 from pyomo_puzzles.solvers._matrix import RecompilingSession
-
-
-def highs_options(settings: RunSettings) -> dict:
-    """HiGHS's own option names (the time limit and threads go through the interface)."""
-    options: dict = {}
-    if settings.seed is not None:
-        options["random_seed"] = int(settings.seed)
-    if settings.gap is not None:
-        options["mip_rel_gap"] = float(settings.gap)
-    return options
 
 
 class MatrixSession:
@@ -50,9 +41,7 @@ class MatrixSession:
         self.settings, self._clock = settings, 0.0  # HiGHS's run-time clock is cumulative over a session
         self._highs = highs = highspy.Highs()
         highs.setOptionValue("output_flag", False)
-        if settings.threads:
-            highs.setOptionValue("threads", int(settings.threads))
-        for key, value in highs_options(settings).items():
+        for key, value in Highs.options.native(settings).items():
             highs.setOptionValue(key, value)
         sense = highspy.ObjSense.kMaximize if form.maximise else highspy.ObjSense.kMinimize
         # the array overload of passModel: no HighsLp object to fill attribute by attribute
@@ -77,8 +66,8 @@ class MatrixSession:
 
     def solve(self) -> SolveOutcome:
         highs = self._highs
-        highs.setOptionValue("time_limit", float("inf") if self.settings.time_limit is None
-                             else max(float(self.settings.time_limit), 0.0))
+        for key, value in Highs.options.native(self.settings, "time_limit").items():  # lowered between solves
+            highs.setOptionValue(key, value)
         events, log = self._follow_progress() if self._traced else (None, None)
         highs.run()
         clock = highs.getRunTime()
@@ -163,7 +152,8 @@ class Highs(Adapter):
     name = "highs"
     summary = "HiGHS, in-process (highspy): one-off solves as one matrix, enumeration persistent"
     rank = 10
-    options = Options(time_limit="time_limit", threads="threads", seed="random_seed", gap="mip_rel_gap")
+    options = Options(time_limit=Native("time_limit", lambda seconds: max(float(seconds), 0.0), unset=float("inf")),
+                      threads=Native("threads", int), seed=Native("random_seed", int), gap=Native("mip_rel_gap", float))
 
     def availability(self) -> tuple[bool, str]:
         try:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Options, SolveOutcome, RunSettings, finite,
+from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, SolveOutcome, RunSettings, finite,
                                             register_solver, root_bound, worth_tracing)
 from pyomo_puzzles.solvers._common import UntestedVersion
 from pyomo_puzzles.solvers._matrix import RecompilingSession
@@ -34,20 +34,6 @@ from pyomo_puzzles.solvers._matrix import RecompilingSession
 QUIET = {"display/verblevel": 0}
 """SCIP's log switched off (through Pyomo's interface, past 64 KB of log SCIP blocked on the
 pipe Pyomo drained while PySCIPOpt held the GIL, until the run's hard kill)."""
-
-
-def scip_options(settings: RunSettings) -> dict:
-    seed = {} if settings.seed is None else {"randomization/randomseedshift": int(settings.seed)}
-    return {**QUIET, **seed}
-
-
-def scip_parameters(settings: RunSettings) -> dict:
-    """SCIP's parameters for the run's settings, every one given a value (a persistent
-    session's settings change between solves; SCIP's defaults where a setting is unset)."""
-    return {**scip_options(settings),
-            "limits/time": 1e20 if settings.time_limit is None else max(float(settings.time_limit), 0.0),
-            "limits/gap": 0.0 if settings.gap is None else float(settings.gap),
-            "lp/threads": int(settings.threads or 0)}
 
 
 STATUSES = {"optimal": "optimal", "gaplimit": "optimal", "infeasible": "infeasible", "timelimit": "time_limit"}
@@ -77,7 +63,7 @@ class MatrixSession:
     def solve(self) -> SolveOutcome:
         problem = self._problem
         model = problem.model
-        for key, value in scip_parameters(self.settings).items():
+        for key, value in Scip.options.native(self.settings).items():
             model.setParam(key, value)
         problem.original()  # a repeated solve starts from the problem as it now stands
         handler = _progress_handler(model) if self._traced else None
@@ -187,9 +173,7 @@ def counter_problem(form, settings: RunSettings):
     model.setParamsCountsols()
     model.setParam("constraints/countsols/collect", True)
     model.setParam("presolving/maxrounds", 0)
-    if settings.time_limit is not None:
-        model.setParam("limits/time", max(settings.time_limit, 0.01))
-    for key, value in scip_options(settings).items():
+    for key, value in Scip.options.native(settings, "time_limit", "seed").items():
         model.setParam(key, value)
     return problem
 
@@ -199,18 +183,17 @@ class Scip(Adapter):
     name = "scip"
     summary = "SCIP, in-process (its C API on PySCIPOpt's bundled library): one matrix, enumeration persistent"
     rank = 40
-    options = Options(time_limit="limits/time", threads="lp/threads (the tree search is single-threaded)",
-                      seed="randomization/randomseedshift", gap="limits/gap")
+    options = Options(  # every setting given a value: a persistent session's settings change between solves
+        time_limit=Native("limits/time", lambda seconds: max(float(seconds), 0.0), unset=1e20),
+        threads=Native("lp/threads", int, unset=0, note="the tree search is single-threaded"),
+        seed=Native("randomization/randomseedshift", int), gap=Native("limits/gap", float, unset=0.0))
 
     def availability(self) -> tuple[bool, str]:
         try:
             import pyscipopt  # pyscipopt: only when asked whether SCIP is available
         except ImportError as error:
             return False, f"Python package 'pyscipopt' cannot be imported ({error})"
-        from pyomo.contrib.solver.common.factory import SolverFactory  # Pyomo: only when asked whether SCIP is available
-
-        if not SolverFactory("scip_direct").available():
-            return False, f"Pyomo's scip_direct needs PySCIPOpt >= 5.5 (found {pyscipopt.__version__})"
+        from pyomo_puzzles.solvers._c_loops import path  # see MatrixSession
         from pyomo_puzzles.solvers._scip_c import library  # the C library the matrix goes to: see MatrixSession
 
         try:
@@ -221,7 +204,7 @@ class Scip(Adapter):
             return False, f"SCIP's library cannot be loaded from PySCIPOpt's wheel ({type(error).__name__}: {error})"
         model = pyscipopt.Model()
         scip = f"{model.getMajorVersion()}.{model.getMinorVersion()}.{model.getTechVersion()}"
-        return True, f"SCIP {scip} (PySCIPOpt {pyscipopt.__version__})"
+        return True, f"SCIP {scip} (PySCIPOpt {pyscipopt.__version__}; hand-over: {path()})"
 
     enumeration = "SCIP's counter (count mode, its solutions collected)"
 
