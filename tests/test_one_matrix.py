@@ -230,3 +230,33 @@ def test_one_off_sessions_in_a_row_answer_as_a_fresh_solver_does(solver):
     assert [(r.status, r.checked) for r in (first, *between, again)] == [("optimal", True)] * 4
     assert round(first.objective) == round(again.objective) == 3 and round(between[0].objective) == 5
     assert again.nodes == first.nodes
+
+
+@pytest.mark.parametrize("route", ["scipy", "numpy"])
+def test_the_shared_transpose_gives_each_rows_columns_in_order(route, monkeypatch):
+    """`solvers._common.by_rows`, the one column-to-row transpose of the adapters, by scipy's
+    routine where scipy is loaded and by numpy's sort where not: both as scipy's own `tocsr`."""
+    import sys
+
+    import scipy.sparse as sp
+
+    from pyomo_puzzles.solvers._common import by_rows
+
+    if route == "numpy":
+        monkeypatch.delitem(sys.modules, "scipy.sparse._sparsetools")
+    matrix = sp.random(40, 70, density=0.1, random_state=3, format="csc")
+    expected = matrix.tocsr()
+    expected.sort_indices()
+    start, columns, values = by_rows(matrix.indptr, matrix.indices, matrix.data, 40)
+    assert list(start) == list(expected.indptr) and list(columns) == list(expected.indices)
+    assert list(values) == list(expected.data)
+
+
+def test_the_shared_row_senses():
+    """`solvers._common.row_senses`: equal, at most, at least, range, free (at the infinity)."""
+    from pyomo_puzzles.solvers._common import row_senses
+
+    inf = float("inf")
+    sense, rhs, span = row_senses([2, -inf, 1, -1, -inf], [2, 5, inf, 3, inf], 1e20)
+    assert list(sense) == ["E", "L", "G", "R", "L"]
+    assert list(rhs) == [2, 5, 1, -1, 1e20] and list(span) == [0, 0, 0, 4, 0]

@@ -25,8 +25,10 @@ The contract, written down once:
   default returns None) gets the Pyomo model through ``session``, which every adapter keeps
   for a model that cannot be read as a matrix.
 * Settings reach the solver as the adapter's `Adapter.options` says, one entry per solver
-  setting of `RunSettings` (time limit, threads, random seed, relative gap); where a solver
-  has no such setting the entry is left out and `list` says so.
+  setting of `RunSettings` (time limit, threads, random seed, relative gap): the solver's own
+  option, with its conversion (`Native`); the adapter applies `options.native(settings)`, so
+  what `list` shows is what the solver gets. Where a solver has no such setting the entry is
+  left out and `list` says so.
 * `SolveOutcome.status` is one of `SOLVER_STATUSES` (`core.records`): ``optimal`` (proven; for a feasibility model
   a solution found), ``feasible`` (a solution without proof), ``infeasible`` (proven none),
   ``time_limit`` (stopped by the limit), ``licence_limit`` (the solver's licence does not
