@@ -396,3 +396,28 @@ def test_permutation_is_the_same_problem_in_another_order():
     assert [r.status for r in records] == ["optimal"] * 3 and all(r.checked for r in records)
     outlines = {frozenset(frozenset(map(tuple, piece["cells"])) for piece in r.solution["pieces"]) for r in records}
     assert len(outlines) == 1  # the challenge has one covering (ring variants may differ)
+
+
+@pytest.mark.parametrize("survives_fork", [True, False])
+def test_kept_native_state_follows_its_fork_policy(survives_fork):
+    """`solvers._common.Kept`, the one mechanism for native objects kept between sessions:
+    a forked child takes what its parent kept where the policy says it survives a fork (SCIP's
+    instances), and makes its own where not (CPLEX's problems, Gurobi's environment)."""
+    from pyomo_puzzles.solvers._common import Kept
+
+    made = []
+    kept = Kept(lambda: made.append(os.getpid()) or f"made by {os.getpid()}", survives_fork=survives_fork)
+    parent = kept.one()
+    assert kept.one() is parent and made == [os.getpid()]
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child reports what it was given, then leaves without pytest's clean-up
+        os.write(writer, kept.one().encode())
+        os._exit(0)
+    os.close(writer)
+    os.waitpid(child, 0)
+    with os.fdopen(reader) as report:
+        in_child = report.read()
+    assert in_child == (parent if survives_fork else f"made by {child}")
+    kept.give_back("given back")
+    assert kept.take() == "given back" and kept.take() == parent

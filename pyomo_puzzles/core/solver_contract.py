@@ -22,8 +22,10 @@ The contract, written down once:
   the matrix's digest). A persistent one also has ``add_rows(rows)`` (`core.linear_form.Rows`,
   compressed rows over the same columns: no-good cuts) and ``set_bounds(columns, lower,
   upper)`` (a variable fixed or freed), called between solves. An adapter without it (the
-  default returns None) gets the Pyomo model through ``session``, which every adapter keeps
-  for a model that cannot be read as a matrix.
+  default returns None) gets the Pyomo model through ``session``. An adapter with a matrix
+  session need not define ``session``: its default compiles the model at every solve and
+  hands it to a one-off matrix session (`RecompilingSession`), the path of a persistent model
+  that cannot be read as flat linear sums.
 * Settings reach the solver as the adapter's `Adapter.options` says, one entry per solver
   setting of `RunSettings` (time limit, threads, random seed, relative gap): the solver's own
   option, with its conversion (`Native`); the adapter applies `options.native(settings)`, so
@@ -224,9 +226,14 @@ class Adapter(ABC):
     def availability(self) -> tuple[bool, str]:
         """(True, version string) or (False, the reason the solver cannot be used)."""
 
-    @abstractmethod
     def session(self, model, settings: RunSettings, persistent: bool = False) -> Session:
-        """A session that solves `model` (see the module docstring)."""
+        """A session that solves the Pyomo `model` (see the module docstring). Default, for an
+        adapter with a matrix session: the model compiled at every solve and handed to a one-off
+        matrix session (`RecompilingSession`), the path of a persistent model that is not flat
+        linear sums; an adapter without a matrix session must define it."""
+        if type(self).matrix_session is Adapter.matrix_session:
+            raise NotImplementedError(f"solver '{self.name}' defines neither session nor matrix_session")
+        return RecompilingSession(model, settings, lambda form, given: self.matrix_session(form, given, False))
 
     def matrix_session(self, form, settings: RunSettings, persistent: bool = False) -> MatrixSession | None:
         """A session on the model compiled once into `form` (`core.linear_form.LinearForm`),
@@ -306,6 +313,27 @@ def relative_gap(objective: float | None, bound: float | None) -> float | None:
         return None
     difference = abs(objective - bound)
     return 0.0 if difference <= 1e-9 else difference / max(abs(objective), 1e-10)
+
+
+class RecompilingSession:
+    """Pyomo's path of an adapter that takes matrices only (`Adapter.session`'s default): the
+    model is compiled (`linear_form`, Pyomo's compiler where the fast reader cannot read it) at
+    every solve and handed to a one-off matrix session, and the answer loaded back into it."""
+
+    def __init__(self, model, settings: RunSettings, open_session: Callable[[Any, RunSettings], Any]) -> None:
+        self.model, self.settings, self._open = model, settings, open_session
+
+    def solve(self) -> SolveOutcome:
+        from pyomo_puzzles.core.linear_form import linear_form, load_values  # numpy, Pyomo: see outcome_without_columns
+
+        form = linear_form(self.model)
+        if not form.columns:
+            return outcome_without_columns(form)
+        outcome = self._open(form, self.settings).solve()
+        if outcome.has_solution and outcome.values is not None:
+            load_values(form, outcome.values)
+        outcome.values = None
+        return outcome
 
 
 def outcome_without_columns(form) -> SolveOutcome:

@@ -160,3 +160,13 @@ class Kept:
 
     def __len__(self) -> int:
         return len(self._here())
+
+
+def c_pointer(array):
+    """A C ``int*`` or ``double*`` to the data of an int32 or float64 numpy array."""
+    import ctypes  # see declare
+
+    import numpy as np  # see row_senses
+
+    kind = ctypes.c_int if array.dtype == np.int32 else ctypes.c_double
+    return array.ctypes.data_as(ctypes.POINTER(kind))

@@ -1,5 +1,5 @@
 """Helpers of the adapters that hand the compiled matrix to a C library in this process
-(CBC, GLPK): array checks before the hand-over, and Pyomo's path for such an adapter."""
+(CBC, GLPK): array checks before the hand-over, and the clock of a library without one."""
 
 from __future__ import annotations
 
@@ -8,14 +8,7 @@ from typing import Callable
 
 import numpy as np
 
-from pyomo_puzzles.contract.solvers import (
-    LinearForm,
-    RunSettings,
-    SolveOutcome,
-    linear_form,
-    load_values,
-    outcome_without_columns,
-)
+from pyomo_puzzles.contract.solvers import LinearForm
 
 
 def check_form(form: LinearForm) -> None:
@@ -59,22 +52,3 @@ def timed(call: Callable, *args) -> tuple[object, float]:
     started = time.perf_counter()
     result = call(*args)
     return result, time.perf_counter() - started
-
-
-class RecompilingSession:
-    """Pyomo's path of an adapter that takes matrices only: the model is compiled
-    (`linear_form`, Pyomo's compiler where the fast reader cannot read it) at every solve and
-    handed to a one-off matrix session, and the answer loaded back into the model."""
-
-    def __init__(self, model, settings: RunSettings, open_session: Callable[[LinearForm, RunSettings], object]) -> None:
-        self.model, self.settings, self._open = model, settings, open_session
-
-    def solve(self) -> SolveOutcome:
-        form = linear_form(self.model)
-        if not form.columns:
-            return outcome_without_columns(form)
-        outcome = self._open(form, self.settings).solve()
-        if outcome.has_solution and outcome.values is not None:
-            load_values(form, outcome.values)
-        outcome.values = None
-        return outcome

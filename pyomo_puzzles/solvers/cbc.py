@@ -58,8 +58,9 @@ from pyomo_puzzles.contract.solvers import (
     finite,
     register_solver,
 )
-from pyomo_puzzles.solvers._common import UntestedVersion, clipped, declare, quiet_stdout, ran_to_limit, require_tested, row_senses
-from pyomo_puzzles.solvers._matrix import RecompilingSession, check_form, check_rows, timed
+from pyomo_puzzles.solvers._common import (UntestedVersion, c_pointer, clipped, declare, quiet_stdout, ran_to_limit,
+                                          require_tested, row_senses)
+from pyomo_puzzles.solvers._matrix import check_form, check_rows, timed
 
 LARGEST = np.finfo(np.float64).max
 """CBC's infinity (COIN_DBL_MAX)."""
@@ -157,12 +158,6 @@ def _made(model, call: str):
     return model
 
 
-def _pointer(array: np.ndarray):
-
-    kind = ctypes.c_int if array.dtype == np.int32 else ctypes.c_double
-    return array.ctypes.data_as(ctypes.POINTER(kind))
-
-
 class MatrixSession:
     """The matrix loaded into one CBC model (one ``Cbc_loadProblem`` call). A one-off session
     solves it; a persistent one keeps it unsolved, takes new rows and bounds, and solves a
@@ -175,7 +170,7 @@ class MatrixSession:
         self._model = _made(lib.Cbc_newModel(), "Cbc_newModel")
         arrays = [_ints(form.start), _ints(form.index), _doubles(form.value), _doubles(form.col_lower),
                   _doubles(form.col_upper), _doubles(form.cost), _doubles(form.row_lower), _doubles(form.row_upper)]
-        lib.Cbc_loadProblem(self._model, self._n_cols, len(form.row_lower), *map(_pointer, arrays))
+        lib.Cbc_loadProblem(self._model, self._n_cols, len(form.row_lower), *map(c_pointer, arrays))
         for column in np.flatnonzero(form.integer).tolist():
             lib.Cbc_setInteger(self._model, column)
         lib.Cbc_setObjSense(self._model, -1.0 if form.maximise else 1.0)
@@ -198,7 +193,7 @@ class MatrixSession:
             part = slice(int(rows.start[i]), int(rows.start[i + 1]))
             columns, values = _ints(rows.index[part]), _doubles(rows.value[part])
             for sense, rhs in ((b"G", right), (b"L", right + span)) if sense == "R" else ((sense.encode(), right),):
-                self._lib.Cbc_addRow(model, b"", len(columns), _pointer(columns), _pointer(values), sense, rhs)
+                self._lib.Cbc_addRow(model, b"", len(columns), c_pointer(columns), c_pointer(values), sense, rhs)
 
     def set_bounds(self, columns, lower, upper) -> None:
         model = self._loaded()
@@ -298,7 +293,3 @@ class Cbc(Adapter):
 
     def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
         return MatrixSession(form, settings, persistent)
-
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
-        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
-        return RecompilingSession(model, settings, MatrixSession)

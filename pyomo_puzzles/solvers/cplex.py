@@ -32,7 +32,6 @@ import weakref
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome, finite,
                                             record_progress, register_solver, worth_tracing)
 from pyomo_puzzles.solvers._common import Kept, clipped, first_line, quiet_stdout, row_senses, time_left
-from pyomo_puzzles.solvers._matrix import RecompilingSession
 
 
 def licence_message(error: BaseException) -> str | None:
@@ -295,7 +294,3 @@ class Cplex(Adapter):
 
     def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
         return MatrixSession(form, settings, persistent)
-
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
-        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
-        return RecompilingSession(model, settings, MatrixSession)

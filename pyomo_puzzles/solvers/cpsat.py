@@ -40,7 +40,6 @@ from pyomo_puzzles.contract.solvers import (
     finite,
     register_solver,
 )
-from pyomo_puzzles.solvers._matrix import RecompilingSession
 
 _PIPE_BYTES = 1 << 20
 """The worker's input pipe (Linux's default ceiling for a process): a 2,000-column model's
@@ -413,7 +412,7 @@ class Cpsat(Adapter):
         model.x = pyo.Var(domain=pyo.Binary)
         model.row = pyo.Constraint(expr=model.x <= 1)
         model.objective = pyo.Objective(expr=model.x, sense=pyo.maximize)
-        RecompilingSession(model, RunSettings(time_limit=10, threads=1), MatrixSession).solve()
+        self.session(model, RunSettings(time_limit=10, threads=1)).solve()
 
     enumeration = ("CP-SAT's search for all solutions (enumerate_all_solutions, one search worker; where the "
                    "model is an exact cover, a fixed first-item search as dancing links search)")
@@ -441,7 +440,3 @@ class Cpsat(Adapter):
 
     def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
         return MatrixSession(form, settings)
-
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
-        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
-        return RecompilingSession(model, settings, MatrixSession)

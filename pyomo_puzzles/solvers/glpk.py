@@ -45,9 +45,9 @@ from pyomo_puzzles.contract.solvers import (
     finite,
     register_solver,
 )
-from pyomo_puzzles.solvers._common import UntestedVersion, declare, require_tested
+from pyomo_puzzles.solvers._common import UntestedVersion, c_pointer, declare, require_tested
 from pyomo_puzzles.solvers._c_loops import call_each, gather_double, loops, path
-from pyomo_puzzles.solvers._matrix import RecompilingSession, check_form, check_rows, timed
+from pyomo_puzzles.solvers._matrix import check_form, check_rows, timed
 
 GLP_MIN, GLP_MAX, GLP_IV = 1, 2, 2
 GLP_FR, GLP_LO, GLP_UP, GLP_DB, GLP_FX = 1, 2, 3, 4, 5
@@ -147,12 +147,6 @@ def _one_based(values, dtype) -> np.ndarray:
     return array
 
 
-def _pointer(array: np.ndarray):
-
-    kind = ctypes.c_int if array.dtype == np.int32 else ctypes.c_double
-    return array.ctypes.data_as(ctypes.POINTER(kind))
-
-
 class _Tree:
     """What the callback saw of GLPK's search tree: the best bound of the open nodes, the
     nodes created so far."""
@@ -211,7 +205,7 @@ class MatrixSession:
         rows = _one_based(np.asarray(form.index) + 1, np.int32)
         columns = _one_based(np.repeat(np.arange(1, self._n_cols + 1), np.diff(form.start)), np.int32)
         values = _one_based(form.value, np.float64)
-        self._lib.glp_load_matrix(self._problem, len(form.index), _pointer(rows), _pointer(columns), _pointer(values))
+        self._lib.glp_load_matrix(self._problem, len(form.index), c_pointer(rows), c_pointer(columns), c_pointer(values))
 
     def __del__(self) -> None:
         if getattr(self, "_problem", None):
@@ -225,7 +219,7 @@ class MatrixSession:
         for i in range(len(rows)):
             part = slice(int(rows.start[i]), int(rows.start[i + 1]))
             columns, values = _one_based(rows.index[part] + 1, np.int32), _one_based(rows.value[part], np.float64)
-            lib.glp_set_mat_row(problem, first + i, len(columns) - 1, _pointer(columns), _pointer(values))
+            lib.glp_set_mat_row(problem, first + i, len(columns) - 1, c_pointer(columns), c_pointer(values))
 
     def set_bounds(self, columns, lower, upper) -> None:
         call_each(self._lib.glp_set_col_bnds, self._problem, (np.asarray(columns) + 1).astype(np.int32),
@@ -305,7 +299,3 @@ class Glpk(Adapter):
         once per process, before any run's clock."""
         library()
         loops()
-
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
-        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
-        return RecompilingSession(model, settings, MatrixSession)

@@ -24,7 +24,6 @@ import dataclasses
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, SolveOutcome, RunSettings, finite,
                                             record_progress, register_solver, worth_tracing)
-from pyomo_puzzles.solvers._matrix import RecompilingSession
 from pyomo_puzzles.solvers._common import Kept, by_rows, first_line, quiet_stdout, row_senses, time_left
 
 
@@ -249,7 +248,3 @@ class Gurobi(Adapter):
         if status in (gp.GRB.OPTIMAL, gp.GRB.INFEASIBLE):
             return "complete", ""
         return ("time_limit", "") if status == gp.GRB.TIME_LIMIT else ("error", f"Gurobi stopped with status {status}")
-
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
-        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
-        return RecompilingSession(model, settings, MatrixSession)

@@ -27,7 +27,6 @@ from pyomo_puzzles.contract.solvers import (
     record_progress,
     worth_tracing,
 )
-from pyomo_puzzles.solvers._matrix import RecompilingSession
 
 
 class MatrixSession:
@@ -164,7 +163,3 @@ class Highs(Adapter):
 
     def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
         return MatrixSession(form, settings)
-
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
-        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
-        return RecompilingSession(model, settings, MatrixSession)

@@ -28,7 +28,6 @@ import dataclasses
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, SolveOutcome, RunSettings, finite,
                                             register_solver, root_bound, worth_tracing)
 from pyomo_puzzles.solvers._common import UntestedVersion
-from pyomo_puzzles.solvers._matrix import RecompilingSession
 
 
 QUIET = {"display/verblevel": 0}
@@ -231,7 +230,3 @@ class Scip(Adapter):
         from pyomo_puzzles.solvers._scip_c import keep_one  # see MatrixSession
 
         keep_one()
-
-    def session(self, model, settings: RunSettings, persistent: bool = False) -> RecompilingSession:
-        """Pyomo's path (a persistent model that is not flat linear sums): compiled at each solve."""
-        return RecompilingSession(model, settings, MatrixSession)
