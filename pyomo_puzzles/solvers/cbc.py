@@ -48,16 +48,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pyomo_puzzles.contract.solvers import (
-    Adapter,
-    LinearForm,
-    Native,
-    Options,
-    RunSettings,
-    SolveOutcome,
-    finite,
-    register_solver,
-)
+from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome, finite,
+                                            register_solver)
 from pyomo_puzzles.solvers._common import (UntestedVersion, c_pointer, clipped, declare, quiet_stdout, ran_to_limit,
                                           require_tested, row_senses)
 from pyomo_puzzles.solvers._matrix import check_form, check_rows, timed

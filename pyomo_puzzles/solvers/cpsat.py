@@ -30,16 +30,8 @@ from typing import Callable
 
 import numpy as np
 
-from pyomo_puzzles.contract.solvers import (
-    Adapter,
-    LinearForm,
-    Native,
-    Options,
-    RunSettings,
-    SolveOutcome,
-    finite,
-    register_solver,
-)
+from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome, finite,
+                                            register_solver)
 
 _PIPE_BYTES = 1 << 20
 """The worker's input pipe (Linux's default ceiling for a process): a 2,000-column model's

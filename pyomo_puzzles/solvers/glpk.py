@@ -35,16 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pyomo_puzzles.contract.solvers import (
-    Adapter,
-    LinearForm,
-    Native,
-    Options,
-    RunSettings,
-    SolveOutcome,
-    finite,
-    register_solver,
-)
+from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome, finite,
+                                            register_solver)
 from pyomo_puzzles.solvers._common import UntestedVersion, c_pointer, declare, require_tested
 from pyomo_puzzles.solvers._c_loops import call_each, gather_double, loops, path
 from pyomo_puzzles.solvers._matrix import check_form, check_rows, timed

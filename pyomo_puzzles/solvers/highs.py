@@ -15,18 +15,8 @@ import re
 
 import numpy as np
 
-from pyomo_puzzles.contract.solvers import (
-    Adapter,
-    LinearForm,
-    Native,
-    Options,
-    SolveOutcome,
-    RunSettings,
-    finite,
-    register_solver,
-    record_progress,
-    worth_tracing,
-)
+from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, SolveOutcome, RunSettings, finite,
+                                            register_solver, record_progress, worth_tracing)
 
 
 class MatrixSession:
