@@ -170,3 +170,13 @@ def c_pointer(array):
 
     kind = ctypes.c_int if array.dtype == np.int32 else ctypes.c_double
     return array.ctypes.data_as(ctypes.POINTER(kind))
+
+
+def without_objective(form):
+    """The model an enumeration loads (`Adapter.enumerate`): `form` with its objective left
+    out (every feasible point counts, whatever its cost)."""
+    import dataclasses
+
+    import numpy as np  # see row_senses
+
+    return dataclasses.replace(form, cost=np.zeros(len(form.columns)), offset=0.0)

@@ -24,14 +24,14 @@ constraints; a larger model is the outcome ``licence_limit`` with CPLEX's messag
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import time
 import weakref
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome, finite,
                                             record_progress, register_solver, worth_tracing)
-from pyomo_puzzles.solvers._common import Kept, clipped, first_line, quiet_stdout, row_senses, time_left
+from pyomo_puzzles.solvers._common import (Kept, clipped, first_line, quiet_stdout, row_senses, time_left,
+                                          without_objective)
 
 
 def licence_message(error: BaseException) -> str | None:
@@ -264,9 +264,8 @@ class Cplex(Adapter):
         (`MatrixSession`, a problem of its own, ended here), every solution into its pool;
         the pool's points go to `found` once it has ended."""
         import cplex  # cplex: see availability
-        import numpy as np  # see _rows
 
-        session = MatrixSession(dataclasses.replace(form, cost=np.zeros(len(form.columns)), offset=0.0), settings,
+        session = MatrixSession(without_objective(form), settings,
                                 persistent=True)
         problem = session._problem
         try:

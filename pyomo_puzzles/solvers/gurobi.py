@@ -20,11 +20,11 @@ error. A full licence needs no change here.
 
 from __future__ import annotations
 
-import dataclasses
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, SolveOutcome, RunSettings, finite,
                                             record_progress, register_solver, worth_tracing)
-from pyomo_puzzles.solvers._common import Kept, by_rows, first_line, quiet_stdout, row_senses, time_left
+from pyomo_puzzles.solvers._common import (Kept, by_rows, first_line, quiet_stdout, row_senses, time_left,
+                                          without_objective)
 
 
 def licence_message(error: BaseException) -> str | None:
@@ -221,10 +221,9 @@ class Gurobi(Adapter):
         every solve loads it (`MatrixSession`: a model of the process's environment, disposed
         here); the pool's points go to `found` once the search has ended."""
         import gurobipy as gp  # gurobipy: see availability
-        import numpy as np  # see _senses
 
         try:
-            session = MatrixSession(dataclasses.replace(form, cost=np.zeros(len(form.columns)), offset=0.0), settings)
+            session = MatrixSession(without_objective(form), settings)
         except gp.GurobiError as error:
             message = licence_message(error)
             return ("licence_limit", message) if message else ("error", f"Gurobi: {first_line(error)}")

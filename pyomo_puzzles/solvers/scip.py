@@ -23,11 +23,10 @@ The record names SCIP's own version and PySCIPOpt's. SCIP's tree search is singl
 
 from __future__ import annotations
 
-import dataclasses
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, SolveOutcome, RunSettings, finite,
                                             register_solver, root_bound, worth_tracing)
-from pyomo_puzzles.solvers._common import UntestedVersion
+from pyomo_puzzles.solvers._common import UntestedVersion, without_objective
 
 
 QUIET = {"display/verblevel": 0}
@@ -163,11 +162,9 @@ def counted_points(problem, columns: int):
 def counter_problem(form, settings: RunSettings):
     """The integer program `form` (objective left out) in SCIP, set up for SCIP's counter
     with its solutions collected (presolving off, so that every variable stays active)."""
-    import numpy as np  # see counted_points
-
     from pyomo_puzzles.solvers._scip_c import Problem  # see MatrixSession
 
-    problem = Problem(dataclasses.replace(form, cost=np.zeros(len(form.columns)), offset=0.0), QUIET)
+    problem = Problem(without_objective(form), QUIET)
     model = problem.model
     model.setParamsCountsols()
     model.setParam("constraints/countsols/collect", True)

@@ -35,8 +35,5 @@ class Aborting(Adapter):
     def availability(self) -> tuple[bool, str]:
         return True, "aborting 1.0"
 
-    def session(self, model, settings, persistent: bool = False):
-        raise NotImplementedError("the aborting solver takes the matrix only")
-
     def matrix_session(self, form, settings, persistent: bool = False) -> AbortingSession:
         return AbortingSession(form, settings)
