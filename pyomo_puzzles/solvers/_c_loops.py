@@ -195,8 +195,9 @@ def _addresses(loop: str, functions: tuple) -> list[int]:
     declared as `loop` calls it (`CALLEES`), else a TypeError naming the function."""
     for function, (result, arguments) in zip(functions, CALLEES[loop], strict=True):
         if function.restype is not result or list(function.argtypes or ()) != arguments:
-            raise TypeError(f"{getattr(function, '__name__', 'a C function')} is declared as {function.restype} {function.argtypes}, but the "
-                            f"compiled loop {loop} calls it as {result} {arguments}")
+            name = getattr(function, "__name__", "a C function")
+            raise TypeError(f"{name} is declared as {function.restype} {function.argtypes}, but the compiled loop "
+                            f"{loop} calls it as {result} {arguments}")
     return [ctypes.cast(function, ctypes.c_void_p).value for function in functions]
 
 
@@ -228,7 +229,8 @@ class Loops:
     def gather_double(self, function, handle, first: int, count: int) -> np.ndarray:
         """``[function(handle, first + k) for k < count]``: a C function returning a double."""
         out = np.empty(count, dtype=np.float64)
-        self._functions["gather_double"](*_addresses("gather_double", (function,)), handle, first, count, out.ctypes.data)
+        self._functions["gather_double"](*_addresses("gather_double", (function,)), handle, first, count,
+                                         out.ctypes.data)
         return out
 
     def scip_add_variables(self, functions: tuple, scip, lower: np.ndarray, upper: np.ndarray, cost: np.ndarray,
@@ -237,8 +239,9 @@ class Loops:
         SCIPreleaseVar, `made` (uintp) receives them. Returns the variables added."""
         count = len(lower)
         return self._functions["scip_add_variables"](
-            *_addresses("scip_add_variables", functions), scip, count, _array(lower, np.float64, count), _array(upper, np.float64, count),
-            _array(cost, np.float64, count), _array(kind, np.int32, count), _array(made, np.uintp, count))
+            *_addresses("scip_add_variables", functions), scip, count, _array(lower, np.float64, count),
+            _array(upper, np.float64, count), _array(cost, np.float64, count), _array(kind, np.int32, count),
+            _array(made, np.uintp, count))
 
     def scip_add_rows(self, functions: tuple, scip, start: np.ndarray, variables: np.ndarray,
                       coefficients: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> int:

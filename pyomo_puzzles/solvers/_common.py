@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import sys
@@ -175,8 +176,6 @@ def c_pointer(array):
 def without_objective(form):
     """The model an enumeration loads (`Adapter.enumerate`): `form` with its objective left
     out (every feasible point counts, whatever its cost)."""
-    import dataclasses
-
     import numpy as np  # see row_senses
 
     return dataclasses.replace(form, cost=np.zeros(len(form.columns)), offset=0.0)

@@ -420,8 +420,8 @@ class Cpsat(Adapter):
                 values[column] = value
             return found(values)
 
-        answer, failure = WORKER.solve({"enumerate": {}, "parameters": Cpsat.options.native(settings, "time_limit", "seed")},
-                                       _matrix_arrays(form), on_point)
+        parameters = Cpsat.options.native(settings, "time_limit", "seed")  # one search worker: the enumeration's own
+        answer, failure = WORKER.solve({"enumerate": {}, "parameters": parameters}, _matrix_arrays(form), on_point)
         if answer is None:
             return "error", f"CP-SAT failed: {failure}"
         status = answer["status"]
