@@ -267,10 +267,10 @@ class Cbc(Adapter):
     rank = 20
     options = Options(  # CBC's own parameter names (those of its command line) and values, as text
         fixed={"timeMode": "elapsed"},
-        time_limit=Native("sec", lambda seconds: repr(max(float(seconds), 1e-3)), note="elapsed: timeMode"),  # 0: none
+        time_limit=Native("sec", lambda seconds: repr(max(float(seconds), 1e-3))),  # 0 would be no limit
         threads=Native("threads", lambda threads: str(int(threads)) if threads > 1 else None, note="passed above 1"),
         seed=Native("randomCbcSeed", lambda seed: str(int(seed))), gap=Native("ratioGap", lambda gap: repr(float(gap))),
-                      notes="no clock of its own: solver_time is the library call")
+        notes="no clock of its own: solver_time is the library call")
 
     def availability(self) -> tuple[bool, str]:
         from importlib.metadata import version  # 20 ms: only when asked which versions are installed
