@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -166,3 +167,17 @@ def test_a_folder_without_an_environment_record_is_said_to_have_none(folders, tm
     lines = done.stdout.splitlines()
     said = lines.index("Versions: the run records name the same solver versions; not known beyond them:")
     assert lines[said + 1] == "  - A has no environment.json: its package versions are not known"
+
+
+def test_the_generic_adapter_names_the_program_it_runs_in_the_environment_record():
+    """`pyomo:glpk` runs GLPK's glpsol (Debian's glpk-utils, which the set-up installs): the
+    environment record names its path and, where dpkg knows it, its package; an in-process
+    solver names none."""
+    from pyomo_puzzles import experiment
+
+    if not solvers.availability("pyomo:glpk")[0]:
+        pytest.skip(f"pyomo:glpk is not available: {solvers.availability('pyomo:glpk')[1]}")
+    found = experiment._solver_executables(["pyomo:glpk", "highs"])
+    assert set(found) == {"pyomo:glpk"} and found["pyomo:glpk"]["path"].endswith("/glpsol"), found
+    if shutil.which("dpkg-query") and found["pyomo:glpk"]["path"] == "/usr/bin/glpsol":
+        assert found["pyomo:glpk"]["package"] == "glpk-utils", found

@@ -40,6 +40,18 @@ class PyomoSolver(Adapter):
         version = opt.version() or ()
         return True, f"{self.solver} " + ".".join(map(str, version)) + " (generic)"
 
+    @property
+    def executable(self) -> str | None:
+        """The program Pyomo's interface runs (``glpsol`` for ``pyomo:glpk``; None for an
+        in-process interface), for the results folder's environment record."""
+        import pyomo.environ as pyo  # Pyomo: see __init__
+
+        find = getattr(pyo.SolverFactory(self.solver), "executable", None)
+        try:
+            return find() if callable(find) else None
+        except Exception:  # noqa: BLE001 - an interface that cannot say names none
+            return None
+
     def session(self, model, settings: RunSettings, persistent: bool = False) -> LegacySession:
         return LegacySession(self.name, self.solver, model, settings, lambda _: {})
 
