@@ -18,6 +18,9 @@ whole such cycle (SCIP's block memory grows to its largest problem and stays the
 over 2,000 solves measured after 50, +1.4 over 1,600 after 400, with two SCIP instances alive
 throughout).
 
+Memory is read after the warm-up and after each quarter of the solves: a leak grows at every
+reading, a library's pool grows to its high-water mark and stops.
+
 Run:  python benchmarks/soak.py [--solves 2000] [--solvers highs,cbc,...]
 """
 
@@ -101,8 +104,8 @@ def main() -> None:
     print(f"# one process, no isolation; {args.solves} solves per solver and mode after {WARM_UP} to warm up "
           f"(a persistent session made anew every {REFRESH} solves); "
           "resident MiB of this process and the solver's helpers")
-    print(f"{'solver':8s} {'mode':10s} {'MiB after warm-up':>17s} {'MiB after':>10s} {'growth':>8s} "
-          f"{'ms / solve':>10s}")
+    print(f"{'solver':8s} {'mode':10s} {'MiB after warm-up':>17s} {'at 1/4':>7s} {'at 1/2':>7s} {'at 3/4':>7s} "
+          f"{'MiB after':>10s} {'growth':>8s} {'ms / solve':>10s}")
     for name in args.solvers.split(","):
         ok, detail = solvers.availability(name)
         if not ok:
@@ -111,11 +114,13 @@ def main() -> None:
         solvers.start_up(name)
         for mode, soak in (("one-off", one_off), ("persistent", persistent)):
             soak(name, WARM_UP)
-            before = resident(name)
-            seconds = soak(name, args.solves)
-            after = resident(name)
-            print(f"{name:8s} {mode:10s} {before:17.1f} {after:10.1f} {after - before:+8.1f} "
-                  f"{1000 * statistics.median(seconds):10.2f}", flush=True)
+            before, readings, seconds = resident(name), [], []
+            for quarter in range(4):  # a leak grows at every reading; a pool's high-water mark stops
+                seconds += soak(name, args.solves * (quarter + 1) // 4 - args.solves * quarter // 4)
+                readings.append(resident(name))
+            print(f"{name:8s} {mode:10s} {before:17.1f} {readings[0]:7.1f} {readings[1]:7.1f} {readings[2]:7.1f} "
+                  f"{readings[3]:10.1f} {readings[3] - before:+8.1f} {1000 * statistics.median(seconds):10.2f}",
+                  flush=True)
 
 
 if __name__ == "__main__":
