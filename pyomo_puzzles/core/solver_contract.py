@@ -61,12 +61,16 @@ The contract, written down once:
   without a clock (CBC's, GLPK's C interface) may give its solve call alone, timed around
   that call, and say so with ``solver_clock="call"``.
 
-`SolverSession` is what the rest of the framework uses: it looks the adapter up, applies a
-permutation of rows and columns (`core.linear_form.permuted`) when one is asked for, and
-hands the model to the adapter's session.
+* Native objects an adapter keeps between sessions (an instance with its plugins, an
+  environment) go in a ``Kept`` of its own (the shipped adapters' helper,
+  `pyomo_puzzles.solvers._common.Kept`), whose flag says whether a forked run may use what
+  its parent kept or must make its own.
 
-Adapters are found through the entry-point group ``pyomo_puzzles.solvers``, the shipped ones
-included (declared in pyproject.toml): this module imports none of them.
+`core.solvers.SolverSession` is what the rest of the framework uses: it looks the adapter up,
+applies a permutation of rows and columns (`core.linear_form.permuted`) when one is asked for,
+and hands the model to the adapter's session. Adapters are found through the entry-point group
+``pyomo_puzzles.solvers``, the shipped ones included (declared in pyproject.toml): `core`
+imports none of them.
 """
 
 from __future__ import annotations
