@@ -400,10 +400,10 @@ def test_permutation_is_the_same_problem_in_another_order():
 
 @pytest.mark.parametrize("survives_fork", [True, False])
 def test_kept_native_state_follows_its_fork_policy(survives_fork):
-    """`solvers._common.Kept`, the one mechanism for native objects kept between sessions:
+    """`Kept` (the contract's), the one mechanism for native objects kept between sessions:
     a forked child takes what its parent kept where the policy says it survives a fork (SCIP's
     instances), and makes its own where not (CPLEX's problems, Gurobi's environment)."""
-    from pyomo_puzzles.solvers._common import Kept
+    from pyomo_puzzles.contract.solvers import Kept
 
     made = []
     kept = Kept(lambda: made.append(os.getpid()) or f"made by {os.getpid()}", survives_fork=survives_fork)

@@ -10,6 +10,7 @@ from pyomo_puzzles.core.records import SOLVER_STATUSES, RunSettings
 from pyomo_puzzles.core.solver_contract import (
     ENTRY_POINT_GROUP,
     Adapter,
+    Kept,
     Native,
     Options,
     SolveOutcome,
@@ -25,7 +26,7 @@ from pyomo_puzzles.core.solvers import register as register_solver
 from pyomo_puzzles.core.solvers import register_prefix as register_solver_prefix
 from pyomo_puzzles.errors import SolverUnavailable, UserError
 
-__all__ = ["ENTRY_POINT_GROUP", "SOLVER_STATUSES", "Adapter", "LinearForm", "Native", "Options", "RunSettings", "SolveOutcome",
+__all__ = ["ENTRY_POINT_GROUP", "SOLVER_STATUSES", "Adapter", "Kept", "LinearForm", "Native", "Options", "RunSettings", "SolveOutcome",
            "Rows", "SolverSettings", "SolverUnavailable", "UserError", "finite", "linear_form", "load_values",
            "outcome_without_columns", "record_progress", "register_solver", "register_solver_prefix", "relative_gap",
            "root_bound", "worth_tracing"]

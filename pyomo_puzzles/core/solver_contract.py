@@ -62,8 +62,7 @@ The contract, written down once:
   that call, and say so with ``solver_clock="call"``.
 
 * Native objects an adapter keeps between sessions (an instance with its plugins, an
-  environment) go in a ``Kept`` of its own (the shipped adapters' helper,
-  `pyomo_puzzles.solvers._common.Kept`), whose flag says whether a forked run may use what
+  environment) go in a `Kept` of its own, whose flag says whether a forked run may use what
   its parent kept or must make its own.
 
 `core.solvers.SolverSession` is what the rest of the framework uses: it looks the adapter up,
@@ -76,6 +75,7 @@ imports none of them.
 from __future__ import annotations
 
 import math
+import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Protocol
@@ -317,6 +317,43 @@ def relative_gap(objective: float | None, bound: float | None) -> float | None:
         return None
     difference = abs(objective - bound)
     return 0.0 if difference <= 1e-9 else difference / max(abs(objective), 1e-10)
+
+
+class Kept:
+    """Native objects a process keeps between sessions because making them costs more than a
+    small model's solve (a SCIP instance with its plugins, a CPLEX problem, a Gurobi
+    environment): a session `take`s one (made by `make` when none is kept) and may `give_back`
+    what it is done with; `one` is a single object kept for every session (an environment).
+
+    `survives_fork` is the fork policy, stated by each user: True where a run forked from the
+    process may use what the process kept (plain memory, copied with it: SCIP's instances,
+    made by a batch's warm-up for every run it forks); False where a forked child must make its
+    own (an object bound to the threads, sockets or licence token of the process that made it:
+    CPLEX's problems, Gurobi's environment), which keeping them per process id ensures."""
+
+    def __init__(self, make, survives_fork: bool) -> None:
+        self._make, self.survives_fork = make, survives_fork
+        self._kept: dict[int, list] = {}
+
+    def _here(self) -> list:
+        return self._kept.setdefault(0 if self.survives_fork else os.getpid(), [])
+
+    def take(self):
+        kept = self._here()
+        return kept.pop() if kept else self._make()
+
+    def give_back(self, thing) -> None:
+        self._here().append(thing)
+
+    def one(self):
+        """The one object kept for every session of this process (made at the first call)."""
+        kept = self._here()
+        if not kept:
+            kept.append(self._make())
+        return kept[0]
+
+    def __len__(self) -> int:
+        return len(self._here())
 
 
 class RecompilingSession:

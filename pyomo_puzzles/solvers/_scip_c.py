@@ -38,7 +38,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from pyomo_puzzles.solvers._common import Kept, by_rows, clipped, declare, require_tested
+from pyomo_puzzles.contract.solvers import Kept
+from pyomo_puzzles.solvers._common import by_rows, clipped, declare, require_tested
 from pyomo_puzzles.solvers._c_loops import loops
 
 _OKAY = 1  # SCIP_RETCODE SCIP_OKAY

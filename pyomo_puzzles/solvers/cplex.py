@@ -28,9 +28,9 @@ import functools
 import time
 import weakref
 
-from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome, finite,
-                                            record_progress, register_solver, worth_tracing)
-from pyomo_puzzles.solvers._common import (Kept, clipped, first_line, quiet_stdout, row_senses, time_left,
+from pyomo_puzzles.contract.solvers import (Adapter, Kept, LinearForm, Native, Options, RunSettings, SolveOutcome,
+                                            finite, record_progress, register_solver, worth_tracing)
+from pyomo_puzzles.solvers._common import (clipped, first_line, quiet_stdout, row_senses, time_left,
                                           without_objective)
 
 

@@ -21,9 +21,9 @@ error. A full licence needs no change here.
 from __future__ import annotations
 
 
-from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, SolveOutcome, RunSettings, finite,
-                                            record_progress, register_solver, worth_tracing)
-from pyomo_puzzles.solvers._common import (Kept, by_rows, first_line, quiet_stdout, row_senses, time_left,
+from pyomo_puzzles.contract.solvers import (Adapter, Kept, LinearForm, Native, Options, SolveOutcome, RunSettings,
+                                            finite, record_progress, register_solver, worth_tracing)
+from pyomo_puzzles.solvers._common import (by_rows, first_line, quiet_stdout, row_senses, time_left,
                                           without_objective)
 
 
