@@ -16,7 +16,7 @@ from pyomo_puzzles.core.files import write_json_atomic
 from pyomo_puzzles.version import __version__
 
 SOLVER_STATUSES = ("optimal", "feasible", "infeasible", "time_limit", "licence_limit", "error")
-"""What a solver can say (`core.solvers.SolveOutcome.status`)."""
+"""What a solver can say (`core.solver_contract.SolveOutcome.status`)."""
 
 STATUSES = (*SOLVER_STATUSES[:-1], "memory_limit", "interrupted", "not_applicable", "error")
 """What a run record can say: a solver's statuses, and the framework's own ``memory_limit``
@@ -61,7 +61,7 @@ def setting_names() -> tuple[str, ...]:
 
 
 def solver_setting_names() -> tuple[str, ...]:
-    """The settings that reach the solver through its adapter (`core.solvers.Options`)."""
+    """The settings that reach the solver through its adapter (`core.solver_contract.Options`)."""
     return tuple(f.name for f in dataclasses.fields(RunSettings) if f.metadata != _FRAMEWORK)
 
 
@@ -246,7 +246,7 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "root_bound": {"type": ["number", "null"],
                        "description": "the dual bound at the end of the root node (its cuts and heuristics done), "
                        "where the solver reports its progress (HiGHS, SCIP, Gurobi, CPLEX: its last bound reported before a second "
-                       "node was done, `core.solvers.root_bound`); null otherwise and "
+                       "node was done, `core.solver_contract.root_bound`); null otherwise and "
                        "for a model without an objective"},
         **{f"presolved_{what}": {"type": ["integer", "null"], "minimum": 0,
                                  "description": f"the {what} of the model after the solver's presolve (SCIP: at "

@@ -20,6 +20,7 @@ from pyomo_puzzles.core.isolation import GRACE_SECONDS, Interrupted, Say, run_is
 from pyomo_puzzles.core.models import abstract_model, build_model, choose_formulation, has_objective, objective_sense
 from pyomo_puzzles.core.processes import cpu_seconds
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
+from pyomo_puzzles.core.solver_contract import relative_gap
 from pyomo_puzzles.core.warmup import blas_threads, prepared_process
 from pyomo_puzzles.errors import NotApplicable, UserError, failure_line
 
@@ -188,7 +189,7 @@ def _run_formulation(instance: Instance, form: registry.Formulation, solver: str
         record.message = failure_line(error)
     record.wall_time = time.perf_counter() - began
     record.cpu_time = cpu_seconds() - cpu
-    record.gap = solvers.relative_gap(record.objective, record.bound)
+    record.gap = relative_gap(record.objective, record.bound)
     return record
 
 

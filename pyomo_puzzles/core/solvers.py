@@ -20,23 +20,7 @@ from typing import Any, Callable
 
 from pyomo_puzzles.core.matrix_route import MatrixRoute, permuted_model, takes_the_matrix
 from pyomo_puzzles.core.records import RunSettings
-from pyomo_puzzles.core.solver_contract import (  # noqa: F401 - the contract, re-exported for the framework
-    ENTRY_POINT_GROUP,
-    NO_VALUE,
-    Adapter,
-    MatrixSession,
-    Native,
-    Options,
-    Session,
-    SolveOutcome,
-    SolverSettings,
-    finite,
-    outcome_without_columns,
-    record_progress,
-    relative_gap,
-    root_bound,
-    worth_tracing,
-)
+from pyomo_puzzles.core.solver_contract import ENTRY_POINT_GROUP, Adapter, Options, SolveOutcome
 from pyomo_puzzles.errors import SolverUnavailable, UserError
 
 _ADAPTERS: dict[str, Adapter] = {}

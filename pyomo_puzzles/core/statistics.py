@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from pyomo_puzzles.core import known, models, solvers
 from pyomo_puzzles.core.instances import Instance
 from pyomo_puzzles.core.records import RunSettings
+from pyomo_puzzles.core.solver_contract import outcome_without_columns
 from pyomo_puzzles.errors import UserError
 
 if TYPE_CHECKING:
@@ -127,7 +128,7 @@ def relaxation(form, lp_solver: str, time_limit: float = LP_TIME_LIMIT) -> tuple
 
     relaxed = dataclasses.replace(form, integer=np.zeros(len(form.columns), dtype=bool))
     if not relaxed.columns:
-        outcome = solvers.outcome_without_columns(relaxed)
+        outcome = outcome_without_columns(relaxed)
     else:
         settings = RunSettings(time_limit=time_limit, threads=1)
         outcome = solvers.adapter(lp_solver).matrix_session(relaxed, settings).solve()

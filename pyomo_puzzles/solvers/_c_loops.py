@@ -39,8 +39,8 @@ SWITCH = "PYOMO_PUZZLES_COMPILED_LOOPS"
 TESTED = ("0.50",)
 """The llvmlite releases (major.minor) whose LLVM compiles this IR as it was measured."""
 
-_TYPES = {"i": ("i32", np.int32), "d": ("double", np.float64)}
-"""A loop's element kinds: C ``int`` (numpy int32) and ``double`` (float64)."""
+_TYPES = {"i": ("i32", np.int32, ctypes.c_int), "d": ("double", np.float64, ctypes.c_double)}
+"""A loop's element kinds: C ``int`` and ``double``, in the IR, numpy and ctypes."""
 
 EACH_KINDS = ("iidd", "id", "ii")
 """The `Loops.each` signatures compiled: GLPK's bound setters (row or column, type, lower,
@@ -176,10 +176,9 @@ _PROTOTYPES = {  # name: ctypes prototype of the compiled function
 }
 
 
-_C = {"i": ctypes.c_int, "d": ctypes.c_double}
 _VAR, _CONS = ctypes.POINTER(_P), ctypes.POINTER(_P)
 CALLEES = {  # loop: the (result, arguments) of each C function it calls, as ctypes declares them
-    **{f"each_{kinds}": ((None, [_P, *(_C[kind] for kind in kinds)]),) for kinds in EACH_KINDS},
+    **{f"each_{kinds}": ((None, [_P, *(_TYPES[kind][2] for kind in kinds)]),) for kinds in EACH_KINDS},
     "gather_double": ((ctypes.c_double, [_P, ctypes.c_int]),),
     "scip_add_variables": ((ctypes.c_int, [_P, _VAR, ctypes.c_char_p, *[ctypes.c_double] * 3, ctypes.c_int]),
                            (ctypes.c_int, [_P, _P]), (ctypes.c_int, [_P, _VAR])),
