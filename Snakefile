@@ -23,6 +23,9 @@ if not workflow.overwrite_configfiles:
 include: "workflows/rules/common.smk"
 
 
+report: "workflows/report/workflow.rst"  # snakemake --report: the flagged figures, tables and chapter
+
+
 # On a cluster these run where Snakemake runs, not as cluster jobs: they take a second or two
 # of one core (the generated instances, the environment record, the solution pictures, the
 # tables, figures and report page from the records), while a cluster job costs its queue wait, two Snakemake
@@ -33,6 +36,7 @@ localrules:
     environment,
     pictures,
     report,
+    chapter_pdf,
 include: "workflows/rules/solve.smk"
 include: "workflows/rules/report.smk"
 
@@ -42,6 +46,8 @@ rule all:
         f"{RESULTS}/report.md",
         f"{RESULTS}/report.html",
         f"{RESULTS}/tables/runs.csv",
+        f"{RESULTS}/latex/chapter.tex",
+        [f"{RESULTS}/latex/experiment.pdf"] if CHAPTER_PDF else [],
         pictures(),
     default_target: True
 

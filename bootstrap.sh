@@ -9,7 +9,8 @@
 #                                      (locked versions are kept wherever they still fit)
 #   bash bootstrap.sh setup            set up only
 # The Python packages are the exact versions of uv.lock (sha256-checked), installed by uv,
-# itself pinned with hashes in tools/uv-requirements.txt. glpsol (for pyomo:glpk) comes from Debian;
+# itself pinned with hashes in tools/uv-requirements.txt. glpsol (for pyomo:glpk) and TeX Live (the
+# experiment's LaTeX chapter) come from Debian;
 # the versions the suite last passed with are in tools/debian-packages.txt.
 # Safe to run again: each step is skipped when it is already done.
 set -euo pipefail
@@ -103,7 +104,7 @@ sync_environment() {
 }
 
 DEBIAN_RECORD=tools/debian-packages.txt
-DEBIAN_PACKAGES="glpk-utils chromium slurm-wlm munge"
+DEBIAN_PACKAGES="glpk-utils chromium slurm-wlm munge texlive-latex-base texlive-latex-recommended texlive-pictures latexmk poppler-utils"
 
 debian_version() {
     # The installed version of a Debian package, or nothing.
@@ -138,6 +139,18 @@ record_debian_versions() {
     mv "$DEBIAN_RECORD.tmp" "$DEBIAN_RECORD"
 }
 
+TEX_PACKAGES="texlive-latex-base texlive-latex-recommended texlive-pictures latexmk poppler-utils"
+install_tex() {
+    # The experiment's LaTeX chapter (latex/experiment.pdf, by latexmk), figures with text set by
+    # LaTeX (figures.latex: true, matplotlib's pgf backend), and the suite's compile tests.
+    command -v latexmk >/dev/null && command -v pdflatex >/dev/null && command -v pdftocairo >/dev/null \
+        && kpsewhich pgf.sty >/dev/null 2>&1 && return 0
+    say "installing TeX Live (Debian packages: $TEX_PACKAGES) for the LaTeX chapter"
+    # shellcheck disable=SC2086
+    apt_install $TEX_PACKAGES && return 0
+    say "WARNING: cannot install TeX Live with apt-get (not root or no apt); the chapter is written, not compiled"
+}
+
 install_browser() {
     # tests/test_html_report.py opens the HTML report in a real headless browser
     command -v chromium >/dev/null && return 0
@@ -161,6 +174,7 @@ install_solver_binaries
 [ "$latest" = 1 ] && refresh_lock
 check_lock
 sync_environment
+install_tex
 [ "$command" = test ] && install_browser
 compare_debian_versions
 

@@ -36,6 +36,7 @@ import os
 import platform
 import random
 import re
+import shutil
 import socket
 import sys
 from dataclasses import dataclass, fields
@@ -609,6 +610,29 @@ def parquet_available(report=print) -> bool:
         return True
     report("pyomo-puzzles: Python package 'pyarrow' not installed: tables/runs.parquet is not written "
            "(tables/runs.csv holds the same table; pip install 'pyomo-puzzles[parquet]')")
+    return False
+
+
+def tex_missing() -> str | None:
+    """Why the experiment's LaTeX chapter cannot be compiled here (None: it can)."""
+    missing = [name for name in ("latexmk", "pdflatex") if shutil.which(name) is None]
+    if not missing:
+        return None
+    return f"{' and '.join(missing)} not installed (Debian: latexmk, texlive-latex-recommended)"
+
+
+def chapter_pdf(config: dict, report=print) -> bool:
+    """Whether the pipeline compiles ``latex/experiment.pdf`` (config ``chapter.pdf``: ``auto``
+    where TeX is installed, saying so once where it is not; ``true`` requires it)."""
+    wanted = (config.get("chapter") or {}).get("pdf", "auto")
+    if wanted is False:
+        return False
+    missing = tex_missing()
+    if missing is None:
+        return True
+    if wanted is True:
+        raise UserError(f"chapter.pdf: true, but {missing}")
+    report(f"pyomo-puzzles: the LaTeX chapter (latex/chapter.tex) is written but not compiled: {missing}")
     return False
 
 

@@ -28,8 +28,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pyomo_puzzles import api
 from pyomo_puzzles.core import instances, known, registry
 from pyomo_puzzles.core.files import data_file_yaml, remove_temporaries, write_atomic, write_json_atomic, write_text_atomic
@@ -359,7 +357,8 @@ def write_report(smk: Any) -> None:
 
 def _write_report(smk: Any) -> None:
     from pyomo_puzzles.report import (  # pandas, matplotlib: report job only
-        catalogue, family_tables, figures, formulations, html, page, progress_figure, scores, size_figure, tables)
+        catalogue, chapter, family_tables, figures, formulations, html, page, progress_figure, scores, size_figure,
+        tables)
     from pyomo_puzzles.report.measure import Statistics  # as above
 
     records = _record_paths(smk.input.manifests)
@@ -382,7 +381,8 @@ def _write_report(smk: Any) -> None:
     timed = runs[runs["status"] != "licence_limit"]  # a refused licence says nothing about speed
     configured = figures.FigureStyle(**dict(smk.params.style))
     style = figures.resolved_style(timed, configured)  # one view for every figure and caption
-    out = Path(smk.output.figures).parent
+    out = Path(smk.output.figures)
+    out.mkdir(parents=True, exist_ok=True)  # a directory output: Snakemake removed it before this job
     drawn = []
     for name, draw in catalogue.FIGURES:  # each leaves out the runs a licence refused, the profile saying so
         drawn += [Path(p) for p in draw(runs, style, out / name, stats)]
@@ -390,7 +390,7 @@ def _write_report(smk: Any) -> None:
     _write_table(traces, smk.output.progress, "to_csv")
     drawn += [Path(p) for p in progress_figure.progress_over_time(timed, traces, style, out / "progress", stats)]
     drawn += [Path(p) for p in size_figure.size_against_time(timed, models, style, out / "size_time", stats)]
-    write_json_atomic(smk.output.figures, {"figures": [str(p) for p in drawn], "view": style.view,
+    write_json_atomic(smk.output.figure_list, {"figures": [str(p) for p in drawn], "view": style.view,
                                            "view_configured": configured.view,
                                            "view_description": figures.view_sentence(style.view)})
     counts = counts_table(list(smk.input.counts))
@@ -405,6 +405,15 @@ def _write_report(smk: Any) -> None:
                     Path(smk.output.html), counts=counts if len(counts) else None, comparison=comparison,
                     pictures=pictures, stats=stats, left_out=left, models=models if len(models) else None,
                     view=style.view)
+    chapter.write_chapter(Path(smk.params.results), runs, drawn, stats, style.view, style.text_width_pt)
+
+
+def compile_chapter(smk: Any) -> None:
+    """``latex/experiment.pdf`` from the chapter the report job wrote (latexmk)."""
+    from pyomo_puzzles.report import chapter  # pandas: report jobs only
+
+    with job_log(smk):
+        print(f"wrote {chapter.compile_chapter(Path(smk.input.document))}")
 
 
 def _comparison(other: str | None, results: str, stats, table_dir: Path):

@@ -44,7 +44,7 @@ FILE_SECONDS = {
     "test_instant_insanity.py": 60, "test_report.py": 55, "test_tutorial.py": 50, "test_provenance.py": 50,
     "test_classics.py": 50, "test_counting_methods.py": 45, "test_counting_truth.py": 40, "test_scaffold.py": 35,
     "test_bad_input.py": 35, "test_extras.py": 30, "test_optimisation_plugin.py": 80, "test_figure_views.py": 40,
-    "test_isolated_jobs.py": 15, "test_solver_gates.py": 5,
+    "test_isolated_jobs.py": 15, "test_solver_gates.py": 5, "test_latex_chapter.py": 50,
 }
 
 

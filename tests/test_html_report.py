@@ -107,7 +107,7 @@ def test_page_loads_without_scripts_or_console_errors(rendered):
 
 
 def test_every_figure_is_embedded_as_its_png(rendered):
-    figures = json.loads((rendered.results / "figures/figures.json").read_text())["figures"]
+    figures = json.loads((rendered.results / "figures.json").read_text())["figures"]
     pngs = [Path(f) for f in figures if f.endswith(".png")]
     images = parse(rendered.dom).images()
     assert pngs

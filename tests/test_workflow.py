@@ -84,7 +84,7 @@ def test_smoke_counts_by_every_method_agree_on_the_set_of_solutions(smoke):
 
 
 def test_smoke_figures_report_and_environment(smoke):
-    figures = json.loads((smoke / "figures/figures.json").read_text())["figures"]
+    figures = json.loads((smoke / "figures.json").read_text())["figures"]
     assert {Path(f).suffix for f in figures} == {".pdf", ".png"}
     assert all(Path(f).stat().st_size > 1000 for f in figures)
     report = (smoke / "report.md").read_text()
@@ -149,7 +149,7 @@ def test_smoke_ranks_by_the_solver_time_and_says_so(smoke):
     scores = pd.read_csv(smoke / "tables/scores.csv")
     assert {"sgm_scaled", "par2", "borda", "solved_by_all_scaled"} <= set(scores.columns)
     assert (scores.loc[scores.method != "virtual best"].groupby("puzzle")["sgm_scaled"].min() == 1).all()
-    figures = json.loads((smoke / "figures/figures.json").read_text())["figures"]
+    figures = json.loads((smoke / "figures.json").read_text())["figures"]
     assert any(Path(f).name == "where_the_time_goes.png" for f in figures)
 
 
@@ -473,7 +473,7 @@ def test_seeds_give_the_variability_figure_intervals_and_a_comparison(smoke, tmp
     results = tmp_path / "results"
     done = snakemake(results, f"compare_with={smoke}", configfile=str(config))
     assert done.returncode == 0, done.stderr[-3000:]
-    figures = json.loads((results / "figures/figures.json").read_text())["figures"]
+    figures = json.loads((results / "figures.json").read_text())["figures"]
     assert any(Path(f).name == "variability.png" for f in figures)
     records = [json.loads(p.read_text()) for p in results.glob("runs/**/*.json")]
     assert len(records) == 9 and all(r["status"] == "optimal" and r["checked"] for r in records)

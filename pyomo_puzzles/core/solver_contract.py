@@ -312,7 +312,7 @@ def finite(value) -> float | None:
 
 
 def relative_gap(objective: float | None, bound: float | None) -> float | None:
-    """|objective - bound| / max(|objective|, 1e-10), 0 when they agree (None without both)."""
+    """``|objective - bound| / max(|objective|, 1e-10)``, 0 when they agree (None without both)."""
     if objective is None or bound is None:
         return None
     difference = abs(objective - bound)

@@ -36,10 +36,13 @@ from __future__ import annotations
 import dataclasses
 import math
 import shutil
+import subprocess
 import warnings
 import zlib
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,15 +81,36 @@ BEST_OF_SOLVERS = "best of the solvers"
 
 # --- style -------------------------------------------------------------------------------------
 
+_TYPESET_BY_LATEX: ContextVar[bool] = ContextVar("typeset_by_latex", default=False)
+"""Set by `FigureStyle.context`: whether `save_figure` saves with the pgf backend."""
+
+
+def latex_missing() -> list[str]:
+    """What typesetting the figures' text with LaTeX lacks here: pdflatex, the pgf package,
+    a PDF-to-PNG converter (pdftocairo or Ghostscript); nothing when all are installed."""
+    if shutil.which("pdflatex") is None:
+        return ["pdflatex"]
+    missing = []
+    found = subprocess.run(["kpsewhich", "pgf.sty"], capture_output=True, text=True, check=False).stdout.strip() \
+        if shutil.which("kpsewhich") else ""
+    if not found:
+        missing.append("the pgf package (pgf.sty; Debian: texlive-pictures)")
+    if shutil.which("pdftocairo") is None and shutil.which("gs") is None:
+        missing.append("pdftocairo or gs (Debian: poppler-utils)")
+    return missing
+
+
 @dataclass
 class FigureStyle:
     """Sizes and fonts for a thesis: figures as wide as the LaTeX text, fonts matching it.
 
     ``text_width_pt`` is LaTeX's ``\\textwidth`` in TeX points (``\\the\\textwidth``); a
     figure is ``text_width_pt / 72.27`` inches wide and its height follows from an aspect
-    ratio. ``latex=True`` typesets text with LaTeX (serif fonts) if the ``latex`` and
-    ``dvipng`` executables are on PATH; otherwise it warns once and falls back to
-    matplotlib's mathtext with the serif STIX fonts (shipped with matplotlib).
+    ratio. ``latex=True`` typesets every text with pdflatex through matplotlib's pgf backend
+    (PDF and PNG), in LaTeX's own fonts, as the thesis sets its text, where `pdflatex`, the
+    pgf package and a PDF-to-PNG converter (pdftocairo or Ghostscript) are installed
+    (`latex_missing`); otherwise it warns once and falls back to matplotlib's mathtext with
+    the serif STIX fonts (shipped with matplotlib).
     """
 
     text_width_pt: float = 418.25
@@ -115,9 +139,9 @@ class FigureStyle:
     def usetex(self) -> bool:
         """Whether text goes through LaTeX: asked for and available (decided, and warned, once)."""
         if self._usetex is None:
-            missing = [exe for exe in ("latex", "dvipng") if shutil.which(exe) is None] if self.latex else []
+            missing = latex_missing() if self.latex else []
             if missing:
-                warnings.warn(f"FigureStyle(latex=True) but {', '.join(missing)} not found on PATH: "
+                warnings.warn(f"FigureStyle(latex=True) but {', '.join(missing)} not found: "
                               "falling back to matplotlib's mathtext", RuntimeWarning, stacklevel=2)
             self._usetex = self.latex and not missing
         return self._usetex
@@ -136,10 +160,11 @@ class FigureStyle:
             "axes.linewidth": 0.6, "lines.linewidth": 1.2, "lines.markersize": 4,
             "xtick.major.width": 0.6, "ytick.major.width": 0.6, "grid.linewidth": 0.4,
             "axes.grid": False, "legend.frameon": False,
-            "text.usetex": self.usetex,
+            "text.usetex": False,
         })
-        if self.usetex:
-            params.update({"font.family": "serif", "font.serif": ["Computer Modern Roman"]})
+        if self.usetex:  # matplotlib's pgf backend sets each text with pdflatex when it saves (`save_figure`)
+            params.update({"font.family": "serif", "pgf.texsystem": "pdflatex", "pgf.rcfonts": False,
+                           "pgf.preamble": ""})
         elif self.latex:
             params.update({"font.family": "serif", "font.serif": ["STIXGeneral", "DejaVu Serif"],
                            "mathtext.fontset": "stix", "axes.formatter.use_mathtext": True})
@@ -151,9 +176,16 @@ class FigureStyle:
         """Set this style's rcParams globally (the figure functions use `context` instead)."""
         mpl.rcParams.update(self.rc_params())
 
-    def context(self) -> AbstractContextManager:
-        """A context in which this style's rcParams hold; global rcParams are restored after."""
-        return mpl.rc_context(self.rc_params())
+    @contextmanager
+    def context(self) -> Iterator[None]:
+        """A context in which this style's rcParams hold (and `save_figure` typesets with
+        LaTeX where the style does); global rcParams are restored after."""
+        token = _TYPESET_BY_LATEX.set(self.usetex)
+        try:
+            with mpl.rc_context(self.rc_params()):
+                yield
+        finally:
+            _TYPESET_BY_LATEX.reset(token)
 
     def text(self, label: str) -> str:
         """A label as plain text: LaTeX's special characters escaped if text goes through LaTeX."""
@@ -645,14 +677,17 @@ def layout_problems(figure: Figure, style: FigureStyle) -> list[str]:
 
 
 def save_figure(figure: Figure, stem: str | Path) -> list[Path]:
-    """Write ``<stem>.pdf`` and ``<stem>.png`` (200 dpi), then free the figure; return [pdf, png]."""
+    """Write ``<stem>.pdf`` and ``<stem>.png`` (200 dpi), then free the figure; return [pdf, png].
+    Within a LaTeX style's `FigureStyle.context`, pdflatex sets the text of both (pgf backend)."""
     for inspect in INSPECTORS:
         inspect(figure)
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.with_name(stem.name + ".pdf"), stem.with_name(stem.name + ".png")]
-    write_atomic(paths[0], lambda tmp: figure.savefig(tmp, format="pdf", metadata={"CreationDate": None}))
-    write_atomic(paths[1], lambda tmp: figure.savefig(tmp, format="png", dpi=PNG_DPI))
+    backend = "pgf" if _TYPESET_BY_LATEX.get() else None
+    write_atomic(paths[0], lambda tmp: figure.savefig(tmp, format="pdf", backend=backend,
+                                                      metadata={"CreationDate": None}))
+    write_atomic(paths[1], lambda tmp: figure.savefig(tmp, format="png", dpi=PNG_DPI, backend=backend))
     figure.clear()
     return paths
 

@@ -43,8 +43,9 @@ LABELS = {"load": "load", "startup": "start-up (once)", "build": "build", "gener
           "other": "bookkeeping"}
 _COLOURS = {"load": 7, "startup": 8, "build": 0, "generate": 3, "compile": 6, "handover": 1, "solving": 2, "decode": 4,
             "check": 9, "other": 5}
-_HATCHES = {"load": "", "startup": "xx", "build": "//", "generate": "||", "compile": "--", "handover": "..",
-            "solving": "", "decode": "\\\\", "check": "++", "other": "oo"}
+_HATCHES = {"load": "", "startup": "xx", "build": "//", "generate": "||", "compile": "--", "handover": "/|",
+            "solving": "", "decode": "\\\\", "check": "++", "other": "-\\"}
+"""Lines only: TeX draws a dotted or circled hatch (figures.latex) in seconds to minutes per patch."""
 COLUMNS = ("puzzle", "solver", "formulation", "runs", *PARTS, "total", "own_clock")
 
 
@@ -144,7 +145,8 @@ def _family_bars(ax, rows: pd.DataFrame, style: FigureStyle, colours) -> None:
     shares = rows[list(PARTS)].to_numpy(dtype=float) / rows["total"].to_numpy(dtype=float)[:, None] * 100
     for k, part in enumerate(PARTS):
         ax.barh(y, shares[:, k], left=left, height=0.72, color=colours[_COLOURS[part]], hatch=_HATCHES[part],
-                edgecolor="white", linewidth=0.3, label=part)
+                edgecolor="white", linewidth=0.3, label=part,
+                rasterized=style.usetex)  # one picture, not one TeX-tiled hatch per bar (past TeX's memory at 300 runs)
         left += shares[:, k]
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=style.font_size - 1)

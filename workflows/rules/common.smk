@@ -13,6 +13,7 @@ try:
     RUNS, GENERATED = experiment.matrix(config, report=lambda line: print(line, file=sys.stderr), left_out=LEFT_OUT)
     COUNTS = experiment.count_jobs(config, report=lambda line: print(line, file=sys.stderr))
     MODELS = experiment.model_jobs(config, RUNS)
+    CHAPTER_PDF = experiment.chapter_pdf(config, report=lambda line: print(line, file=sys.stderr))
 except UserError as error:
     print(f"pyomo-puzzles: error in the configuration: {error}", file=sys.stderr)
     sys.exit(2)

@@ -30,16 +30,20 @@ rule report:
     output:
         **parquet_output(),
         csv=f"{RESULTS}/tables/runs.csv",
-        summary_csv=f"{RESULTS}/tables/summary.csv",
+        summary_csv=report(f"{RESULTS}/tables/summary.csv", caption="../report/summary.rst", category="Tables"),
         summary_tex=f"{RESULTS}/tables/summary.tex",
-        scores=f"{RESULTS}/tables/scores.csv",
-        figures=f"{RESULTS}/figures/figures.json",
+        scores=report(f"{RESULTS}/tables/scores.csv", caption="../report/scores.rst", category="Tables"),
+        figure_list=f"{RESULTS}/figures.json",
+        figures=report(directory(f"{RESULTS}/figures"), patterns=["{name}.png"], caption="../report/figures.rst",
+                       category="Figures"),
         counts=f"{RESULTS}/tables/counts.csv",
-        models=f"{RESULTS}/tables/models.csv",
+        models=report(f"{RESULTS}/tables/models.csv", caption="../report/models.rst", category="Tables"),
         models_tex=f"{RESULTS}/tables/models.tex",
         progress=f"{RESULTS}/tables/progress.csv",
         report=f"{RESULTS}/report.md",
-        html=f"{RESULTS}/report.html",
+        html=report(f"{RESULTS}/report.html", caption="../report/report_page.rst", category="Report page"),
+        chapter=f"{RESULTS}/latex/chapter.tex",
+        document=f"{RESULTS}/latex/experiment.tex",
     params:
         results=lambda w, output: os.path.dirname(output.report),
         style=config["figures"],
@@ -52,3 +56,18 @@ rule report:
         "../envs/pyomo-puzzles.yaml"
     script:
         "../scripts/report.py"
+
+
+# The chapter compiled with latexmk, where TeX is installed (config chapter.pdf).
+rule chapter_pdf:
+    input:
+        chapter=f"{RESULTS}/latex/chapter.tex",
+        document=f"{RESULTS}/latex/experiment.tex",
+    output:
+        pdf=report(f"{RESULTS}/latex/experiment.pdf", caption="../report/chapter.rst", category="Thesis chapter"),
+    log:
+        f"{RESULTS}/logs/chapter_pdf.log",
+    conda:
+        "../envs/pyomo-puzzles.yaml"
+    script:
+        "../scripts/chapter_pdf.py"
