@@ -41,7 +41,7 @@ FILE_SECONDS = {
     "test_rubik_family.py": 570, "test_workflow.py": 425, "test_sudoku_example.py": 160, "test_conformance.py": 135,
     "test_solver_layer.py": 130, "test_rerun.py": 120, "test_library.py": 110, "test_slurm.py": 110,
     "test_fuzz.py": 95, "test_instant_insanity_design.py": 85, "test_faults.py": 70, "test_iq_twist.py": 60,
-    "test_instant_insanity.py": 60, "test_report.py": 55, "test_tutorial.py": 50, "test_provenance.py": 50,
+    "test_instant_insanity.py": 60, "test_report.py": 55, "test_tutorial.py": 110, "test_docs_site.py": 15, "test_provenance.py": 50,
     "test_classics.py": 50, "test_counting_methods.py": 45, "test_counting_truth.py": 40, "test_scaffold.py": 35,
     "test_bad_input.py": 35, "test_extras.py": 30, "test_optimisation_plugin.py": 80, "test_figure_views.py": 40,
     "test_isolated_jobs.py": 15, "test_solver_gates.py": 5, "test_latex_chapter.py": 50,

@@ -41,7 +41,7 @@ PACKING_TILINGS_UP_TO_SYMMETRY = {"pentominoes/6x10": 2339, "pentominoes/5x12": 
                                   "iq_twist/empty": 1498, "iq_twist/empty_no_flips": 440}
 
 OPEN_SOURCE_MIP_SOLVERS = ("highs", "scip", "cbc", "glpk")
-"""The solvers whose virtual best makes a band (README, "Benchmark library")."""
+"""The solvers whose virtual best makes a band (docs/library.md)."""
 
 SETS_OF_ONE_SET_TILINGS = {
     "library/polyominoes_copies2_height12_order5_width10_seed1": "two 10x6 tilings, one above the other",

@@ -10,8 +10,8 @@ TARGET = Path(__file__).resolve().parents[1] / "docs" / "formulations.md"
 
 HEADER = '''# The shipped formulations' Pyomo components
 
-A variant of a shipped formulation, written as a formulation file (`FILE.py:NAME`, see the
-README and [contract.md](contract.md#formulation)), imports the formulation's module and
+A variant of a shipped formulation, written as a formulation file (`FILE.py:NAME`, see
+[contract.md](contract.md#a-formulation-in-a-plain-python-file)), imports the formulation's module and
 refers to its model's components by the names below. NAME in `FILE.py:NAME` is only the
 label the variant's runs are filed under; it need not match anything in the file.
 

@@ -162,10 +162,12 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
     "properties": {
         "puzzle": {"type": "string", "description": "puzzle family, e.g. packing"},
         "instance": {"type": "string", "description": "instance name, e.g. packing/l_tromino_cube"},
-        "formulation": {"type": "string"},
+        "formulation": {"type": "string", "description": "the family's formulation (a registered name, or "
+                        "FILE.py:NAME for one in a plain Python file)"},
         "solver": {"type": "string", "description": "a registered solver (highs, cbc, glpk, scip, gurobi, cplex, "
                    "cpsat, pyomo:NAME) or a family's reference solver (dlx)"},
-        "solver_version": {"type": ["string", "null"]},
+        "solver_version": {"type": ["string", "null"], "description": "the solver's own version as its library "
+                           "reports it, with its binding and hand-over path (null: unknown)"},
         "status": {
             "enum": list(STATUSES),
             "description": "optimal: proven optimal (or, for a pure feasibility model, a solution "
@@ -178,7 +180,9 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
             "pipeline leaves such a cell out of every table); error: the solver failed "
             "or its solution failed the check",
         },
-        "objective": {"type": ["number", "null"]},
+        "objective": {"type": ["number", "null"], "description": "the incumbent's objective: recomputed from the "
+                      "checked solution by the family's objective hook where it has one (objective_checked), "
+                      "else the solver's claim (null: no solution, or a feasibility model)"},
         "objective_sense": {"enum": ["minimize", "maximize", None],
                             "description": "whether the model minimises or maximises its objective (null: the "
                             "run built no model); a claimed optimum worse than another run's checked solution of "
@@ -275,8 +279,9 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "solution": {"type": ["object", "null"], "description": "decoded solution in the puzzle's terms"},
         "gap": {"type": ["number", "null"], "minimum": 0,
                 "description": "relative gap |objective - bound| / |objective| at the end (0: proven optimal)"},
-        "time_limit": {"type": ["number", "null"]},
-        "threads": {"type": ["integer", "null"]},
+        "time_limit": {"type": ["number", "null"], "description": "the solver's time limit in seconds (null: none)"},
+        "threads": {"type": ["integer", "null"], "description": "the solver's threads (or parts solved at once; "
+                    "null: its default)"},
         "gap_limit": {"type": ["number", "null"],
                       "description": "relative gap at which the solver was allowed to stop (null: its default)"},
         "seed": {"type": ["integer", "null"], "description": "the solver's random seed (null: its default)"},
@@ -288,10 +293,11 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                            "and the solver's helper processes working for it (MiB); null for runs that were not "
                            "isolated"},
         "message": {"type": "string", "description": "why a run failed or was killed"},
-        "check_errors": {"type": "array", "items": {"type": "string"}},
+        "check_errors": {"type": "array", "items": {"type": "string"},
+                         "description": "what the independent checker found wrong with the solution (empty: valid)"},
         "killed": {"type": "boolean",
                    "description": "killed by the framework: hard deadline (time limit + grace) or memory limit"},
-        "framework_version": {"type": "string"},
+        "framework_version": {"type": "string", "description": "the pyomo-puzzles version that made the record"},
         "host": {"type": "string", "description": "the machine the run ran on (host name)"},
         "started_at": {"type": "string", "description": "UTC, ISO 8601"},
         "fingerprint": {

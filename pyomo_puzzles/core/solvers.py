@@ -265,7 +265,7 @@ class SolverInfo:
 
 
 def describe(name: str) -> SolverInfo:
-    """What `list` and the README say about one solver."""
+    """What `list` and the documentation say about one solver."""
     found = adapter(name)
     ok, detail = availability(name)
     return SolverInfo(name, ok, detail, found.kind, found.summary, found.options)

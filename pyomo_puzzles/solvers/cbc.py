@@ -7,7 +7,7 @@ cbcbox's CBC (the "devel" build python-mip 2 uses) honours what the framework se
 fractional elapsed-time limit (2.0 s stops at 2.02-2.04 s), seed, threads, gap, a best bound
 after a stop on time, the node count. python-mip's own API builds a model variable by
 variable and its declarations lack ``Cbc_loadProblem``; cylp's and Debian's CBC 2.10 overshoot
-time limits by up to 0.8 s and have no seed setter (cylp) (/tmp/bind/README.md, issue 44).
+time limits by up to 0.8 s and have no seed setter (cylp) (issue 44).
 
 Traps:
 - The header says a model must not be changed once solved. A persistent session (no-good

@@ -10,7 +10,7 @@ loops of C calls (`_c_loops`): with one ctypes call per row and column from Pyth
 a median part of ``rubik/cube3_htm_depth_11_3`` (1,478 columns, 1,543 rows) took 4.8 ms,
 in compiled loops 0.6 ms, GLPK's ``glp_load_matrix`` 0.14 ms of it.
 swiglpk's own Python layer is not used: its array helpers are broken in 5.0.13 and its
-``cb_func`` is a raw C pointer (/tmp/bind/README.md, issue 44).
+``cb_func`` is a raw C pointer (issue 44).
 
 Traps:
 - GLPK calls ``abort()`` on bad input (an index out of range, a coefficient given twice, a
