@@ -52,7 +52,7 @@ def _assert_chapter_holds_everything(results: Path) -> str:
     """Every table of tables/ and every figure of figures/ is in the chapter and in its PDF
     (one numbered caption each); the PDF's text. The expected sets are the folder's files."""
     chapter = (results / "latex" / "chapter.tex").read_text()
-    table_stems = sorted(path.stem for path in (results / "tables").glob("*.tex"))
+    table_stems = sorted(path.stem for path in (results / "tables").glob("*.tex") if "\\begin{table}" in path.read_text())
     figure_stems = sorted(path.stem for path in (results / "figures").glob("*.pdf"))
     assert table_stems and figure_stems
     for stem in table_stems:
@@ -135,3 +135,22 @@ def test_snakemake_report_holds_the_flagged_figures_and_tables(smoke_results, tm
     if experiment.tex_missing() is None:
         assert any(entry.endswith("/experiment.pdf") for entry in names), names
     assert any(entry.endswith("report.html") and "data" not in entry for entry in names)  # the report's own page
+
+
+def test_an_experiment_without_models_has_a_valid_models_file_and_no_models_table(tmp_path):
+    """``models: false``: tables/models.tex is still valid LaTeX (it was an empty tabular that
+    stopped the chapter's compilation), and the chapter does not input it."""
+    import pandas as pd
+
+    from pyomo_puzzles.report import chapter, formulations
+
+    (tmp_path / "tables").mkdir()
+    formulations.write_models(pd.DataFrame(), tmp_path / "tables" / "models.csv", tmp_path / "tables" / "models.tex")
+    assert "\\begin{tabular}" not in (tmp_path / "tables" / "models.tex").read_text()
+    assert chapter.chapter_tables(tmp_path / "tables") == []
+    if shutil.which("pdflatex"):
+        (tmp_path / "doc.tex").write_text("\\documentclass{article}\\begin{document}x\\input{tables/models}"
+                                          "\\end{document}\n")
+        done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout[-1500:]

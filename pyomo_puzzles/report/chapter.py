@@ -44,10 +44,12 @@ def markdown_to_latex(text: str) -> str:
 
 
 def chapter_tables(table_dir: Path) -> list[Path]:
-    """The tables the chapter inputs, in `TABLE_ORDER`."""
+    """The tables the chapter inputs, in `TABLE_ORDER` (a file that holds no table, such as
+    the models table of an experiment that measured none, is left out)."""
     found: list[Path] = []
     for pattern in TABLE_ORDER:
-        found += [path for path in sorted(table_dir.glob(f"{pattern}.tex")) if path not in found]
+        found += [path for path in sorted(table_dir.glob(f"{pattern}.tex"))
+                  if path not in found and "\\begin{table}" in path.read_text()]
     return found
 
 

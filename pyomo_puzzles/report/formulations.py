@@ -219,6 +219,8 @@ def comparison_cells(table: pd.DataFrame, stats: Statistics = DEFAULT) -> pd.Dat
 def models_latex(models: pd.DataFrame) -> str:
     """``tables/models.tex``: the models table as a booktabs table (the columns the report shows)."""
     cells = shown(models).drop(columns=["message"], errors="ignore")
+    if cells.empty or not len(cells.columns):  # models: false, or none measured: no table, still valid LaTeX
+        return "% no models table: the experiment measured no model (configuration models: false, or none ran)\n"
     frame = cells
     spec = "".join("l" if c in ("instance", "formulation", "lp_status") else "r" for c in frame.columns)
     lines = ["% requires \\usepackage{booktabs}", "\\begin{table}[htbp]", "  \\centering", "  \\small",
