@@ -72,14 +72,37 @@ def _forced(manifest: str) -> bool:
     return force == "all" or os.path.abspath(manifest) in force.split(os.pathsep)
 
 
-def run_one(item: Run, results: str, settings: dict) -> RunRecord:
+class BatchInstances:
+    """The instances of a batch, each loaded once by the batch's process (its data file read
+    and validated) and inherited by the runs it forks: a run's ``load_time`` is then what the
+    run itself loads (its formulation's model, its solver's first touches), not a file read
+    every run of the batch repeats. An instance that does not load is left to the run, whose
+    record says what is wrong with it."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, object] = {}
+
+    def get(self, source: str):
+        """The loaded instance of `source` (a shipped name or a data file), else `source`."""
+        if source not in self._loaded:
+            try:
+                self._loaded[source] = api.load(source)
+            except Exception:  # noqa: BLE001 - the run loads it again and records why it fails
+                self._loaded[source] = None
+        return self._loaded[source] or source
+
+
+def run_one(item: Run, results: str, settings: dict, instances: BatchInstances | None = None) -> RunRecord:
     """One run, whatever happens: a formulation or solver problem becomes an error record; a
     formulation or reference method that cannot answer the instance (a generated one, found
     only now) a ``not_applicable`` record, which leaves the cell out of every table (Ctrl-C
-    or SIGTERM raises `Interrupted`, carrying the record)."""
+    or SIGTERM raises `Interrupted`, carrying the record). `instances`: the batch's loaded
+    instances (None: the run loads its own)."""
     run_settings = RunSettings(**{k: settings.get(k) for k in SETTINGS}, seed=item.seed, permutation=item.permutation)
     try:
         instance = item.source or run_instance_source(item.instance, results)
+        if instances is not None:
+            instance = instances.get(str(instance))
         formulation = None if is_reference_method(item.solver) else item.formulation
         record = api.solve(instance, formulation, item.solver, settings=run_settings, isolate=True)
     except Exception as error:  # noqa: BLE001 - a record must be written for every run
@@ -147,7 +170,7 @@ def _os_error(error: OSError) -> str:
 def solve_batch(smk: Any) -> None:
     results, settings = smk.params.results, dict(smk.params.settings)
     forced = _forced(smk.output.manifest)
-    done, started = [], set()
+    done, started, instances = [], set(), BatchInstances()
     with job_log(smk):
         write_host(results)
         for entry in smk.params.runs:
@@ -162,7 +185,7 @@ def solve_batch(smk: Any) -> None:
                 print(f"{path}: kept (finished earlier, nothing it depends on has changed)")
             else:
                 try:
-                    record = run_one(item, results, settings)
+                    record = run_one(item, results, settings, instances)
                 except Interrupted as stop:
                     stop.record.instance, stop.record.formulation = item.instance, formulation_label(item.formulation)
                     _write_record(path, stop.record, fingerprint)

@@ -26,7 +26,7 @@ PARQUET = experiment.parquet_available(report=lambda line: print(line, file=sys.
 def parquet_output():
     """tables/runs.parquet, where pyarrow (the [parquet] extra) is installed."""
     return {"parquet": f"{RESULTS}/tables/runs.parquet"} if PARQUET else {}
-BATCHES = experiment.batches(RUNS, config["batch"], config["order_seed"])
+BATCHES = experiment.batches(RUNS, experiment.batch_size(config["batch"], len(RUNS)), config["order_seed"])
 GENERATED_BY_NAME = {g.name: g for g in GENERATED}
 GENERATED_SPECS = [{"generator": g.generator, "seed": g.seed, "options": dict(g.options)} for g in GENERATED]
 SETTINGS = {key: config[key] for key in jobs.SETTINGS}
