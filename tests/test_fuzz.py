@@ -603,7 +603,7 @@ def expand_as_the_snakefile_does(config: Any) -> dict:
     checked = experiment.validate_config(config, CONFIG_SCHEMA)
     runs, generated = experiment.matrix(checked, report=quiet)
     jobs = experiment.count_jobs(checked, report=quiet)
-    experiment.batches(runs, checked["batch"], checked["order_seed"])
+    experiment.batches(runs, experiment.batch_size(checked["batch"], len(runs)), checked["order_seed"])
     for item in runs[:1] + jobs[:1]:
         item.record_path(checked["results"])
     for instance in generated[:1]:
