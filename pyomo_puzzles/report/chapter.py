@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -104,12 +103,6 @@ def write_chapter(results_dir: Path, runs: pd.DataFrame, figure_paths: Sequence[
     write_text_atomic(chapter, chapter_latex(Path(results_dir), runs, figure_paths, table_paths, stats, view))
     write_text_atomic(document, document_latex(text_width_pt))
     return [chapter, document]
-
-
-def tex_missing() -> str | None:
-    """Why the chapter cannot be compiled here (None: latexmk and pdflatex are installed)."""
-    missing = [name for name in ("latexmk", "pdflatex") if shutil.which(name) is None]
-    return f"{' and '.join(missing)} not installed (Debian: latexmk, texlive-latex-recommended)" if missing else None
 
 
 def compile_chapter(document: Path, timeout: float = 300) -> Path:

@@ -39,8 +39,7 @@ import shutil
 import subprocess
 import warnings
 import zlib
-from collections.abc import Sequence
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
