@@ -36,6 +36,7 @@ localrules:
     environment,
     pictures,
     report,
+    report_page,
     chapter_pdf,
 include: "workflows/rules/solve.smk"
 include: "workflows/rules/report.smk"

@@ -64,7 +64,7 @@ from pyomo_puzzles.experiment import FORCE_VARIABLE, environment, host_facts
 __all__ = ["COUNT_SETTINGS", "SETTINGS", "batch_fingerprint", "count_digest", "count_to_record", "draw_instances",
            "generate_instances", "generators_digest", "model_digest", "model_statistics_to_record", "results_folder_of",
            "solve_batch",
-           "write_environment", "write_report"]
+           "write_environment", "write_report", "write_report_page"]
 
 def _forced(manifest: str) -> bool:
     """Whether Snakemake was told to rerun this batch (see `FORCE_VARIABLE`)."""
@@ -372,27 +372,52 @@ def _write_table(table, path: str, writer: str) -> None:
 # --- tables, figures, report (pyomo_puzzles.report does the work) ------------------------
 
 def write_report(smk: Any) -> None:
-    """The tidy runs table, summary tables, figures and the report pages (Markdown, HTML), in one job."""
+    """The tidy runs table, summary tables, figures, the Markdown report and the LaTeX chapter,
+    in one job; the HTML page, which embeds the solution pictures, is `write_report_page`'s
+    (so that the pictures are drawn beside this job, not before it)."""
     with job_log(smk):
         _write_report(smk)
-        print(f"wrote {smk.output.report} and {smk.output.html}")
+        print(f"wrote {smk.output.report}, the tables, {len(json.loads(Path(smk.output.figure_list).read_text())['figures'])}"
+              f" figures and {smk.output.chapter}")
+
+
+def write_report_page(smk: Any) -> None:
+    """``report.html``: the report's results, figures and solution pictures in one page."""
+    with job_log(smk):
+        _write_report_page(smk)
+        print(f"wrote {smk.output.html}")
+
+
+class _ReportInputs:
+    """What the report and its page both read from the results folder: the runs table (from
+    the records, with each run's wrong answer judged over the whole experiment and its root
+    gap closed), the statistics of the models, the counts, the cells left out, the
+    environment and the configured statistics."""
+
+    def __init__(self, smk: Any) -> None:
+        from pyomo_puzzles.report import formulations, tables  # pandas: report jobs only
+        from pyomo_puzzles.report.measure import Statistics  # as above
+
+        self.records = _record_paths(smk.input.manifests)
+        runs = runs_table(self.records, smk.params.results)
+        self.models = models_table(list(smk.input.models))
+        runs["root_gap_closed"] = formulations.root_gap_closed(runs, self.models)
+        self.runs = tables.with_wrong_answers(runs)
+        self.left = sorted(set(left_out(self.records)) | set(getattr(smk.params, "left_out", None) or []))  # run and planned
+        self.stats = Statistics.from_config(smk.params.statistics)
+        self.counts = counts_table(list(smk.input.counts))
+        self.environment = json.loads(Path(smk.input.environment).read_text())
 
 
 def _write_report(smk: Any) -> None:
     from pyomo_puzzles.report import (  # pandas, matplotlib: report job only
-        catalogue, chapter, family_tables, figures, formulations, html, page, progress_figure, scores, size_figure,
-        tables)
-    from pyomo_puzzles.report.measure import Statistics  # as above
+        catalogue, chapter, family_tables, figures, formulations, page, progress_figure, scores, size_figure, tables)
 
-    records = _record_paths(smk.input.manifests)
-    runs = runs_table(records, smk.params.results)
-    models = models_table(list(smk.input.models))
-    runs["root_gap_closed"] = formulations.root_gap_closed(runs, models)
-    left = sorted(set(left_out(records)) | set(getattr(smk.params, "left_out", None) or []))  # run and planned
+    found = _ReportInputs(smk)
+    runs, models, stats = found.runs, found.models, found.stats
     if "parquet" in smk.output.keys():
         _write_table(runs, smk.output.parquet, "to_parquet")
     _write_table(runs, smk.output.csv, "to_csv")
-    stats = Statistics.from_config(smk.params.statistics)
     summary = tables.summary(runs, stats)
     tables.write_summary(summary, smk.output.summary_csv, smk.output.summary_tex, statistics=stats)
     labels = dict(smk.params.style).get("labels") or {}
@@ -400,7 +425,7 @@ def _write_report(smk: Any) -> None:
     family_tables.write_family_tables(runs, table_dir, stats, labels)
     family_tables.write_variability(runs, table_dir, stats)
     scores.write_scores(runs, table_dir, stats)
-    comparison = _comparison(smk.params.compare_with, smk.params.results, stats, table_dir)
+    _comparison(smk.params.compare_with, smk.params.results, stats, table_dir)
     timed = runs[runs["status"] != "licence_limit"]  # a refused licence says nothing about speed
     configured = figures.FigureStyle(**dict(smk.params.style))
     style = figures.resolved_style(timed, configured)  # one view for every figure and caption
@@ -409,26 +434,35 @@ def _write_report(smk: Any) -> None:
     drawn = []
     for name, draw in catalogue.FIGURES:  # each leaves out the runs a licence refused, the profile saying so
         drawn += [Path(p) for p in draw(runs, style, out / name, stats)]
-    traces = progress_table(records)
+    traces = progress_table(found.records)
     _write_table(traces, smk.output.progress, "to_csv")
     drawn += [Path(p) for p in progress_figure.progress_over_time(timed, traces, style, out / "progress", stats)]
     drawn += [Path(p) for p in size_figure.size_against_time(timed, models, style, out / "size_time", stats)]
     write_json_atomic(smk.output.figure_list, {"figures": [str(p) for p in drawn], "view": style.view,
                                            "view_configured": configured.view,
                                            "view_description": figures.view_sentence(style.view)})
-    counts = counts_table(list(smk.input.counts))
+    counts = found.counts
     _write_table(counts, smk.output.counts, "to_csv")
     formulations.write_models(models, smk.output.models, smk.output.models_tex)
-    env = json.loads(Path(smk.input.environment).read_text())
-    page.write_report(Path(smk.params.results), runs, summary, drawn, env, Path(smk.output.report),
-                      counts=counts if len(counts) else None, stats=stats, left_out=left,
+    page.write_report(Path(smk.params.results), runs, summary, drawn, found.environment, Path(smk.output.report),
+                      counts=counts if len(counts) else None, stats=stats, left_out=found.left,
                       models=models if len(models) else None, view=style.view)
-    pictures = [Path(p) for p in smk.input.pictures]  # this experiment's, not every file in the folder
-    html.write_html(Path(smk.params.results), runs, family_tables.family_summary(runs, stats), drawn, env,
-                    Path(smk.output.html), counts=counts if len(counts) else None, comparison=comparison,
-                    pictures=pictures, stats=stats, left_out=left, models=models if len(models) else None,
-                    view=style.view)
     chapter.write_chapter(Path(smk.params.results), runs, drawn, stats, style.view, style.text_width_pt)
+
+
+def _write_report_page(smk: Any) -> None:
+    from pyomo_puzzles.report import compare, family_tables, html  # pandas: report jobs only
+
+    found = _ReportInputs(smk)
+    runs, models, counts, stats = found.runs, found.models, found.counts, found.stats
+    drawn = json.loads(Path(smk.input.figure_list).read_text())
+    comparison = (compare.compare_folders(smk.params.compare_with, smk.params.results, stats)
+                  if smk.params.compare_with else None)
+    pictures = [Path(p) for p in smk.input.pictures]  # this experiment's, not every file in the folder
+    html.write_html(Path(smk.params.results), runs, family_tables.family_summary(runs, stats),
+                    [Path(p) for p in drawn["figures"]], found.environment, Path(smk.output.html),
+                    counts=counts if len(counts) else None, comparison=comparison, pictures=pictures, stats=stats,
+                    left_out=found.left, models=models if len(models) else None, view=drawn["view"])
 
 
 def compile_chapter(smk: Any) -> None:
@@ -439,13 +473,12 @@ def compile_chapter(smk: Any) -> None:
         print(f"wrote {chapter.compile_chapter(Path(smk.input.document))}")
 
 
-def _comparison(other: str | None, results: str, stats, table_dir: Path):
+def _comparison(other: str | None, results: str, stats, table_dir: Path) -> None:
     """With `compare_with` configured: this experiment against that results folder, written
-    to tables/comparison.csv and .tex (None without it)."""
+    to tables/comparison.csv and .tex."""
     if not other:
-        return None
+        return
     from pyomo_puzzles.report import compare  # as in _write_report
 
-    table = compare.compare_folders(other, results, stats)
-    compare.write_comparison(table, table_dir / "comparison.csv", table_dir / "comparison.tex")
-    return table
+    compare.write_comparison(compare.compare_folders(other, results, stats), table_dir / "comparison.csv",
+                             table_dir / "comparison.tex")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -103,6 +104,49 @@ def test_an_isolated_run_keeps_numpys_blas_to_its_threads(tmp_path) -> None:
     probe.write_text(BLAS_PROBE)
     record = api.solve("packing/l_tromino_cube", f"{probe}:probe", threads=1)
     assert record.status == "error" and "blas threads [1]" in record.message, record.message
+
+
+SPIN_PROBE = '''"""Reports, as its error message, the CPU its run's process used while it slept 80 ms."""
+FAMILY = "packing"
+import pyomo.environ as pyo
+
+
+def build_model():
+    return pyo.AbstractModel()
+
+
+def model_data(spec):
+    import os, resource, time
+
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    time.sleep(0.08)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    raise RuntimeError(f"cpu while asleep {1000 * used:.0f} ms, threads {len(os.listdir('/proc/self/task'))}")
+
+
+def decode(spec, model):
+    return {}
+'''
+
+
+def test_an_isolated_run_has_no_blas_thread_spinning_beside_it(tmp_path) -> None:
+    """The run's BLAS limit is set before its process is forked: set in the forked process,
+    OpenBLAS started its thread pool there, whose worker spun for about 100 ms beside every
+    run (a whole second core for a short run)."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from pyomo_puzzles import api
+
+    threadpool_limits(2, user_api="blas")  # as numpy starts on a machine of two or more cores
+    if {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"} != {2}:
+        pytest.skip("numpy's BLAS here cannot have two threads")
+    probe = tmp_path / "spin.py"
+    probe.write_text(SPIN_PROBE)
+    for _ in range(2):  # the first run sets this process's limit, the second finds it set
+        record = api.solve("packing/l_tromino_cube", f"{probe}:probe", threads=1)
+        used, threads = re.fullmatch(r".*cpu while asleep (\d+) ms, threads (\d+)", record.message).groups()
+        assert int(used) < 20 and int(threads) == 1, record.message
 
 
 def test_the_cache_recomputes_when_its_key_changes_and_reads_back_what_it_stored(tmp_path, monkeypatch) -> None:

@@ -57,6 +57,23 @@ def test_an_infeasible_claim_against_a_checked_solution_is_wrong() -> None:
     assert math.isclose(summary.loc["bad", "median_time"], LIMIT)
 
 
+def test_a_selection_of_runs_is_judged_by_the_evidence_of_the_whole_experiment() -> None:
+    """The report judges its table once (the column ``wrong_answer`` of tables/runs.csv): a
+    figure or table of one solver's runs still counts a run that said infeasible, where another
+    solver found a checked solution, as wrong; within that selection alone nothing shows it."""
+    frame = pd.DataFrame([row("x/a", "good", "optimal", True), row("x/a", "bad", "infeasible"),
+                          row("x/b", "bad", "infeasible")])
+    judged = tables.with_wrong_answers(frame)
+    assert tables.wrong_answers(judged).tolist() == [None, "says infeasible, but good / f found a solution the "
+                                                     "checker passed", None]
+    bad = judged[judged["solver"] == "bad"]
+    assert tables.solved(bad).tolist() == [False, True]
+    assert tables.summary(bad).set_index("solver").loc["bad", "wrong_answers"] == 1
+    assert tables.solved(frame[frame["solver"] == "bad"]).tolist() == [True, True]  # no column: the selection alone
+    read_back = judged.assign(wrong_answer=judged["wrong_answer"].fillna(np.nan))  # as runs.csv reads back
+    assert tables.wrong_answers(read_back).tolist() == tables.wrong_answers(judged).tolist()
+
+
 def test_a_wrong_answer_injected_into_a_results_folder_shows_in_the_tables_and_the_report(tmp_path) -> None:
     """A real run of the L-tromino cube (5,328 tilings are known) and a record beside it that
     claims the cube cannot be tiled."""

@@ -33,7 +33,7 @@ from pyomo_puzzles.core.processes import (
     rss_mb,
 )
 from pyomo_puzzles.core.records import RunRecord, RunSettings
-from pyomo_puzzles.core.warmup import blas_threads, prepared_child
+from pyomo_puzzles.core.warmup import blas_threads_for_forked_runs, prepared_child
 from pyomo_puzzles.errors import UserError, failure_line
 
 GRACE_SECONDS = 10.0
@@ -64,12 +64,11 @@ class Interrupted(KeyboardInterrupt):
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-def _child(conn, work: Callable[[Say], RunRecord], settings: RunSettings, blas, solver: str | None) -> None:
+def _child(conn, work: Callable[[Say], RunRecord], solver: str | None) -> None:
     os.setpgrp()  # so that a kill reaches the solver executables this run starts
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent around the fork
-    blas_threads(settings, blas).__enter__()  # for the rest of this process
 
     def say(kind: str, facts: dict) -> None:
         conn.send({f"__{kind}__": facts})  # first: a solver that crashes in the warm-up below crashed after loading
@@ -174,7 +173,8 @@ def run_isolated(work: Callable[[Say], RunRecord], settings: RunSettings, blas,
     child before the run's clock (`core.warmup.prepared_child`)."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(sender, work, settings, blas, solver))
+    blas_threads_for_forked_runs(settings, blas)  # inherited by the child
+    child = context.Process(target=_child, args=(sender, work, solver))
     peaks_reset = reset_peaks(helpers)  # a helper's peak since now is this run's
     helper_cpu = cpu_seconds_of(helpers)
     started = time.perf_counter()

@@ -82,7 +82,24 @@ def _tiny_model() -> pyo.AbstractModel:
 
 
 def blas_threads(settings: RunSettings, blas) -> contextlib.AbstractContextManager:
-    """numpy's BLAS (packing's lookahead) would run on every core: a run uses its `threads`."""
+    """numpy's BLAS (packing's lookahead) would run on every core: a run made in this process
+    uses its `threads` (restored afterwards)."""
     if settings.threads is None:
         return contextlib.nullcontext()
     return blas.limit(limits=settings.threads, user_api="blas")
+
+
+def blas_threads_for_forked_runs(settings: RunSettings, blas) -> None:
+    """numpy's BLAS in this process set to the run's `threads` before the run's process is
+    forked from it, and kept: the run inherits the limit and sets nothing. Setting it in the
+    forked process starts OpenBLAS's thread pool there, whose worker spins for about 100 ms
+    beside the run: a second core's worth of CPU for a run of that length, which on a
+    2-core machine running two batches slowed every run measured; restoring it here after
+    each fork does the same in this process (`benchmarks/blas_spin.py`). So a process that
+    makes isolated runs keeps its BLAS at their threads (numpy's own matrix products in it
+    included); nothing is set when it is there already."""
+    if settings.threads is None:
+        return
+    if all(library.num_threads == settings.threads for library in blas.select(user_api="blas").lib_controllers):
+        return
+    blas.limit(limits=settings.threads, user_api="blas")  # not a context: kept for the runs to come

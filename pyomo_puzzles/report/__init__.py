@@ -34,6 +34,7 @@ from pyomo_puzzles.report.tables import (
     solved,
     summary,
     summary_latex,
+    with_wrong_answers,
     write_summary,
     wrong_answers,
 )
@@ -42,6 +43,6 @@ __all__ = [
     "SHIFT_SECONDS", "TIME_MEASURES", "FigureStyle", "Statistics", "all_figures", "build_report", "cactus", "cactus_data", "censored_time",
     "formulation_times", "instance_times", "known_agreement", "performance_profile", "performance_profile_data", "performance_ratios",
     "resolve_view", "runtime_per_instance", "scaling", "shifted_geometric_mean", "solved", "summary", "summary_latex",
-    "write_report", "write_summary", "wrong_answers", "noise", "score_table", "trivial_instances", "time_parts_table",
+    "with_wrong_answers", "write_report", "write_summary", "wrong_answers", "noise", "score_table", "trivial_instances", "time_parts_table",
     "where_the_time_goes",
 ]

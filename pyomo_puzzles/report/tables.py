@@ -281,7 +281,31 @@ def _worse(objective: float, than: float, sense) -> bool:
     return objective > than + tolerance if sense == "minimize" else objective < than - tolerance
 
 
+WRONG_ANSWER_COLUMN = "wrong_answer"
+"""The column of ``tables/runs.csv`` that holds `wrong_answers` of the whole experiment (the report job adds it,
+`with_wrong_answers`)."""
+
+
+def with_wrong_answers(runs: pd.DataFrame) -> pd.DataFrame:
+    """`runs` with the column ``wrong_answer``: why each run's answer is wrong, judged against
+    every run of the table (`wrong_answers`), or empty. The figures, tables and pages then
+    read each run's verdict from it: a selection of runs (one solver's, a view's) is judged
+    by the evidence of the whole experiment, and the table is judged once, not once per
+    figure (15,000 runs: 0.4 s a judgement)."""
+    return runs.assign(**{WRONG_ANSWER_COLUMN: _judged_wrong_answers(runs)})
+
+
 def wrong_answers(runs: pd.DataFrame) -> pd.Series:
+    """Per run: why its answer is wrong, or None: read from the column ``wrong_answer`` where
+    the table has it (`with_wrong_answers`: the verdicts of the whole experiment the rows come
+    from), else judged within `runs`."""
+    if WRONG_ANSWER_COLUMN in runs.columns:
+        return pd.Series([reason if isinstance(reason, str) and reason else None for reason in runs[WRONG_ANSWER_COLUMN]],
+                         index=runs.index, dtype=object)
+    return _judged_wrong_answers(runs)
+
+
+def _judged_wrong_answers(runs: pd.DataFrame) -> pd.Series:
     """Per run: why its answer is wrong, or None. A run answers when it says ``optimal`` or
     ``infeasible``; the answer is wrong when it contradicts the instance's known answer
     (`known_agreement` says "mismatch"; the reason names the file and field of the known

@@ -1,5 +1,5 @@
-# From run records to the tidy table, summary tables, figures and the report page. One job
-# does all of it (each job pays Python, pandas and matplotlib start-up once).
+# From run records to the tidy table, summary tables, figures, the report and the chapter in
+# one job (each job pays Python, pandas and matplotlib start-up once), and the HTML page in another.
 
 
 # Written after the runs and counts it describes, and again whenever any of them is redone
@@ -26,7 +26,6 @@ rule report:
         counts=count_records(),
         models=model_records(),
         environment=f"{RESULTS}/environment.json",
-        pictures=pictures(),  # embedded in report.html, so drawn first
     output:
         **parquet_output(),
         csv=f"{RESULTS}/tables/runs.csv",
@@ -41,7 +40,6 @@ rule report:
         models_tex=f"{RESULTS}/tables/models.tex",
         progress=f"{RESULTS}/tables/progress.csv",
         report=f"{RESULTS}/report.md",
-        html=report(f"{RESULTS}/report.html", caption="../report/report_page.rst", category="Report page"),
         chapter=f"{RESULTS}/latex/chapter.tex",
         document=f"{RESULTS}/latex/experiment.tex",
     params:
@@ -56,6 +54,31 @@ rule report:
         "../envs/pyomo-puzzles.yaml"
     script:
         "../scripts/report.py"
+
+
+# The HTML page: the report's results with the solution pictures embedded, which are drawn
+# beside the report job (both read only the records).
+rule report_page:
+    input:
+        manifests=manifests(),
+        counts=count_records(),
+        models=model_records(),
+        environment=f"{RESULTS}/environment.json",
+        figure_list=f"{RESULTS}/figures.json",
+        pictures=pictures(),
+    output:
+        html=report(f"{RESULTS}/report.html", caption="../report/report_page.rst", category="Report page"),
+    params:
+        results=lambda w, output: os.path.dirname(output.html),
+        statistics=config["statistics"],
+        compare_with=config.get("compare_with"),
+        left_out=LEFT_OUT,
+    log:
+        f"{RESULTS}/logs/report_page.log",
+    conda:
+        "../envs/pyomo-puzzles.yaml"
+    script:
+        "../scripts/report_page.py"
 
 
 # The chapter compiled with latexmk, where TeX is installed (config chapter.pdf).

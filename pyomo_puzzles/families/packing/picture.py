@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from matplotlib.collections import LineCollection, PatchCollection
 from matplotlib.patches import Circle, Rectangle
 
 from pyomo_puzzles.contract.pictures import new_figure
@@ -37,19 +38,24 @@ def _pieces_view(spec: PackingSpec, solution: dict):
 
 
 def _draw_grid(ax, owner: np.ndarray, faces, labels, title: str) -> None:
-    """Draw owner[x, y] with x to the right and y up."""
+    """Draw owner[x, y] with x to the right and y up: the cells as one collection, the
+    borders between pieces as another (a patch and a line each took a fifth of a picture's
+    time)."""
     width, height = owner.shape
-    for x in range(width):
-        for y in range(height):
-            k = owner[x, y]
-            ax.add_patch(Rectangle((x, y), 1, 1, facecolor=faces[k] if k >= 0 else "white",
-                                       edgecolor="0.35", lw=0.5, hatch=None if k >= 0 else "////"))
-            if k >= 0:
-                ax.text(x + 0.5, y + 0.5, labels[k], ha="center", va="center", fontsize=7, color="0.1")
-            if x + 1 < width and owner[x, y] != owner[x + 1, y]:
-                ax.plot([x + 1, x + 1], [y, y + 1], color="black", lw=2.0)
-            if y + 1 < height and owner[x, y] != owner[x, y + 1]:
-                ax.plot([x, x + 1], [y + 1, y + 1], color="black", lw=2.0)
+    filled = [(x, y) for x in range(width) for y in range(height) if owner[x, y] >= 0]
+    empty = [(x, y) for x in range(width) for y in range(height) if owner[x, y] < 0]
+    ax.add_collection(PatchCollection([Rectangle(cell, 1, 1) for cell in filled], edgecolor="0.35", linewidth=0.5,
+                                      facecolor=[faces[owner[cell]] for cell in filled]))
+    if empty:
+        ax.add_collection(PatchCollection([Rectangle(cell, 1, 1) for cell in empty], edgecolor="0.35", linewidth=0.5,
+                                          facecolor="white", hatch="////"))
+    for x, y in filled:
+        ax.text(x + 0.5, y + 0.5, labels[owner[x, y]], ha="center", va="center", fontsize=7, color="0.1")
+    borders = [[(x + 1, y), (x + 1, y + 1)] for x in range(width - 1) for y in range(height)
+               if owner[x, y] != owner[x + 1, y]]
+    borders += [[(x, y + 1), (x + 1, y + 1)] for x in range(width) for y in range(height - 1)
+                if owner[x, y] != owner[x, y + 1]]
+    ax.add_collection(LineCollection(borders, colors="black", linewidths=2.0))
     ax.add_patch(Rectangle((0, 0), width, height, fill=False, edgecolor="black", lw=2.0))
     ax.set_xlim(-0.05, width + 0.05)
     ax.set_ylim(-0.05, height + 0.05)
