@@ -201,3 +201,21 @@ def test_cached_cube_tables_are_the_tables_built_afresh(tmp_path, monkeypatch) -
     assert np.array_equal(stored.to_solved, fresh.to_solved)
     reachable = fresh.to_solved[fresh.to_solved >= 0]
     assert len(reachable) == 68_040 and reachable.max() <= 11
+
+
+def test_a_forked_runs_preparation_is_recorded_apart_from_its_loading(monkeypatch) -> None:
+    """An isolated run's process builds and solves a tiny model before the run's clock
+    (`core.warmup.prepared_child`): its seconds are the record's prepare_time, not its
+    load_time; without the tiny model (PYOMO_PUZZLES_PREFAULT=off) almost nothing is left of
+    it, and a run in the caller's process has none."""
+    from pyomo_puzzles import api
+    from pyomo_puzzles.core.warmup import PREFAULT_SWITCH
+
+    instance = api.load("packing/iq_twist/challenge_19")
+    prepared = [api.solve(instance, "placement", "highs") for _ in range(3)]
+    monkeypatch.setenv(PREFAULT_SWITCH, "off")
+    bare = [api.solve(instance, "placement", "highs") for _ in range(3)]
+    in_process = api.solve(instance, "placement", "highs", isolate=False)
+    assert all(run.status == "optimal" and run.load_time > 0 for run in prepared + bare)
+    assert sorted(run.prepare_time for run in bare)[1] * 3 < sorted(run.prepare_time for run in prepared)[1]
+    assert in_process.prepare_time is None and in_process.load_time > 0

@@ -46,10 +46,12 @@ MEMORY_POLL_SECONDS = 0.1
 _log = logging.getLogger(__name__)
 """An isolated run's progress at INFO (`pyomo-puzzles solve --verbose` shows it)."""
 
-Say = Callable[[str, dict], None]
+Say = Callable[[str, dict], float]
 """How the work in the child reports progress: ``say("read", {"puzzle", "instance",
 "formulation"})`` once the data file is read, ``say("loaded", {...})`` once the instance is
-loaded and the run is about to build and solve."""
+loaded and the run is about to build and solve. Returns the seconds the child then spent
+preparing itself for the run (`core.warmup.prepared_child`; 0 for "read"), which are not the
+run's."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -70,13 +72,16 @@ def _child(conn, work: Callable[[Say], RunRecord], solver: str | None) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent around the fork
 
-    def say(kind: str, facts: dict) -> None:
+    def say(kind: str, facts: dict) -> float:
         conn.send({f"__{kind}__": facts})  # first: a solver that crashes in the warm-up below crashed after loading
-        if kind == "loaded":
-            # Everything so far (imports, the instance) lives as long as this process: without
-            # this, the run's first full collection walks all of it (80 ms in a pipeline job).
-            gc.freeze()
-            prepared_child(solver)
+        if kind != "loaded":
+            return 0.0
+        started = time.perf_counter()
+        # Everything so far (imports, the instance) lives as long as this process: without
+        # this, the run's first full collection walks all of it (80 ms in a pipeline job).
+        gc.freeze()
+        prepared_child(solver)
+        return time.perf_counter() - started
 
     try:
         record = work(say)

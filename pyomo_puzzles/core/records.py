@@ -81,6 +81,7 @@ class RunRecord:
     bound: float | None = None
     wall_time: float | None = None
     load_time: float | None = None
+    prepare_time: float | None = None
     startup_time: float | None = None
     build_time: float | None = None
     generate_time: float | None = None
@@ -196,8 +197,15 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
         "bound": {"type": ["number", "null"], "description": "best proven objective bound"},
         "wall_time": {"type": ["number", "null"], "description": "whole run: build, solve, decode, check"},
         "load_time": {"type": ["number", "null"],
-                      "description": "reading and validating the data file and declaring the formulation's "
+                      "description": "reading and validating the data file (in a pipeline's batch: the batch's "
+                      "process reads it once, and its forked runs inherit it) and declaring the formulation's "
                       "AbstractModel (once per process), before wall_time starts (the time limit covers it)"},
+        "prepare_time": {"type": ["number", "null"],
+                         "description": "a forked (isolated) run's process preparing itself after loading and "
+                         "before the run's clock and limit: a tiny model built and solved by the run's solver, so "
+                         "that the copy-on-write faults of the shared libraries' pages and the solver's per-process "
+                         "set-up are paid here and not in the run's build and solve (core.warmup.prepared_child); "
+                         "null for a run made in the caller's process"},
         "startup_time": {"type": ["number", "null"],
                          "description": "the solver's one-off start-up (imports, licence check, deferred imports "
                          "of its interface) paid by this run's process before the run's clock started: its "

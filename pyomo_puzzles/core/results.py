@@ -328,7 +328,7 @@ def why_redo(path: Path, fingerprint: dict | None, forced: bool) -> str | None:
 # --- the tidy tables ---------------------------------------------------------------------
 
 COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation", "repeat", "solver_version",
-           "status", "checked", "killed", "wall_time", "load_time", "startup_time", "build_time", "generate_time",
+           "status", "checked", "killed", "wall_time", "load_time", "prepare_time", "startup_time", "build_time", "generate_time",
            "compile_time", "call_time", "solver_time", "solver_clock", "decode_time", "check_time", "cpu_time",
            "nodes", "models", "matrix_digest",
            "presolved_variables", "presolved_rows", "presolved_nonzeros", "objective", "objective_sense",

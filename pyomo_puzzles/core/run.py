@@ -90,17 +90,20 @@ def reference_start_up(name: str) -> float | None:
 
 
 def _load_and_run(source: Instance | str | Path, formulation: str | None, solver: str, settings: RunSettings,
-                  started: float, say: Say = lambda kind, facts: None) -> RunRecord:
+                  started: float, say: Say = lambda kind, facts: 0.0) -> RunRecord:
     instance, method = _prepare(source, formulation, solver, say)
-    say("loaded", {"puzzle": instance.puzzle, "instance": instance.name, "formulation": _label(method)})
+    prepared = say("loaded", {"puzzle": instance.puzzle, "instance": instance.name, "formulation": _label(method)})
+    started += prepared  # the process's preparation is neither the run's loading nor within its limit
     if isinstance(method, registry.ReferenceSolver):
         left = _left(settings, started)
         load_time = time.perf_counter() - started
         record = method.run(instance, None if left is None else max(left, 0.01))
         record.load_time, record.host = load_time, record.host or socket.gethostname()
         record.time_limit = settings.time_limit  # the limit set, not what was left of it after loading
-        return record
-    return _run_formulation(instance, method, solver, settings, started)
+    else:
+        record = _run_formulation(instance, method, solver, settings, started)
+    record.prepare_time = prepared if prepared else None
+    return record
 
 
 def _prepare(source: Instance | str | Path, formulation: str | None, solver: str, say: Say):

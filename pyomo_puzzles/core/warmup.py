@@ -84,9 +84,15 @@ def _tiny_model() -> pyo.AbstractModel:
 def blas_threads(settings: RunSettings, blas) -> contextlib.AbstractContextManager:
     """numpy's BLAS (packing's lookahead) would run on every core: a run made in this process
     uses its `threads` (restored afterwards)."""
-    if settings.threads is None:
+    if settings.threads is None or _at_limit(settings.threads, blas):
         return contextlib.nullcontext()
     return blas.limit(limits=settings.threads, user_api="blas")
+
+
+def _at_limit(threads: int, blas) -> bool:
+    """Whether numpy's BLAS libraries already use `threads`: then nothing is set (in a forked
+    process, setting it starts OpenBLAS's thread pool, see `blas_threads_for_forked_runs`)."""
+    return all(library.num_threads == threads for library in blas.select(user_api="blas").lib_controllers)
 
 
 def blas_threads_for_forked_runs(settings: RunSettings, blas) -> None:
@@ -98,8 +104,6 @@ def blas_threads_for_forked_runs(settings: RunSettings, blas) -> None:
     each fork does the same in this process (`benchmarks/blas_spin.py`). So a process that
     makes isolated runs keeps its BLAS at their threads (numpy's own matrix products in it
     included); nothing is set when it is there already."""
-    if settings.threads is None:
-        return
-    if all(library.num_threads == settings.threads for library in blas.select(user_api="blas").lib_controllers):
+    if settings.threads is None or _at_limit(settings.threads, blas):
         return
     blas.limit(limits=settings.threads, user_api="blas")  # not a context: kept for the runs to come

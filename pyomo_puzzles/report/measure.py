@@ -1,7 +1,7 @@
 """What the statistics rank by: the time measure of a run, and the settings of the statistics.
 
-A run's record splits its time into parts (``core.records``): ``load_time`` (before the
-run's clock), ``build_time``, ``generate_time`` (a formulation solved in stages: its own
+A run's record splits its time into parts (``core.records``): ``load_time`` and
+``prepare_time`` (before the run's clock), ``build_time``, ``generate_time`` (a formulation solved in stages: its own
 search between its models), ``compile_time``, the solver call (``call_time``),
 ``decode_time``, ``check_time``, and ``wall_time`` over all of it. ``solver_time`` is the
 solver's own clock, inside the call.

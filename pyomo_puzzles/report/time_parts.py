@@ -6,6 +6,8 @@ left out), the mean seconds per run of:
 Columns (seconds):
 
 * ``load``: reading the instance and declaring the model, before the run's clock starts;
+* ``prepare``: a forked run's process preparing itself before the run's clock (a tiny model
+  built and solved: the shared pages' copy-on-write faults paid there, not in the run);
 * ``startup``: the solver's one-off start-up (environment, licence, imports), paid once
   per process by one run and spread here over the method's runs;
 * ``build``: the concrete model from the data;
@@ -19,7 +21,7 @@ Columns (seconds):
   independent checker;
 * ``other``: the rest of the run's wall time: the framework's bookkeeping between the parts.
 
-The parts add up to load + start-up share + wall time. The figure shows them as shares of
+The parts add up to load + preparation + start-up share + wall time. The figure shows them as shares of
 that total, one bar per method, with the total written beside each bar, so overhead reads
 as overhead and not as solving.
 """
@@ -36,14 +38,14 @@ from pyomo_puzzles.report import tables
 from pyomo_puzzles.report.figures import FigureStyle, _new_figure, _no_data, save_figure
 from pyomo_puzzles.report.measure import DEFAULT, Statistics, solver_call_time, without_own_clock
 
-PARTS = ("load", "startup", "build", "generate", "compile", "handover", "solving", "decode", "check", "other")
+PARTS = ("load", "prepare", "startup", "build", "generate", "compile", "handover", "solving", "decode", "check", "other")
 """The parts' columns in `time_parts` (seconds), in the order they happen."""
-LABELS = {"load": "load", "startup": "start-up (once)", "build": "build", "generate": "stage generation",
+LABELS = {"load": "load", "prepare": "process preparation", "startup": "start-up (once)", "build": "build", "generate": "stage generation",
           "compile": "compile", "handover": "hand-over", "solving": "solver", "decode": "decode", "check": "check",
           "other": "bookkeeping"}
-_COLOURS = {"load": 7, "startup": 8, "build": 0, "generate": 3, "compile": 6, "handover": 1, "solving": 2, "decode": 4,
+_COLOURS = {"load": 7, "prepare": 7, "startup": 8, "build": 0, "generate": 3, "compile": 6, "handover": 1, "solving": 2, "decode": 4,
             "check": 9, "other": 5}
-_HATCHES = {"load": "", "startup": "xx", "build": "//", "generate": "||", "compile": "--", "handover": "/|",
+_HATCHES = {"load": "", "prepare": "||", "startup": "xx", "build": "//", "generate": "||", "compile": "--", "handover": "/|",
             "solving": "", "decode": "\\\\", "check": "++", "other": "-\\"}
 """Lines only: TeX draws a dotted or circled hatch (figures.latex) in seconds to minutes per patch."""
 COLUMNS = ("puzzle", "solver", "formulation", "runs", *PARTS, "total", "own_clock")
@@ -66,7 +68,8 @@ def time_parts_table(runs: pd.DataFrame) -> pd.DataFrame:
     frame = pd.DataFrame({
         "puzzle": tables._column(chosen, "puzzle").astype(str), "solver": chosen["solver"].astype(str),
         "formulation": chosen["formulation"].astype(str),
-        "load": _seconds(chosen, "load_time"), "startup": _seconds(chosen, "startup_time"),
+        "load": _seconds(chosen, "load_time"), "prepare": _seconds(chosen, "prepare_time"),
+        "startup": _seconds(chosen, "startup_time"),
         "build": _seconds(chosen, "build_time"), "generate": _seconds(chosen, "generate_time"),
         "compile": _seconds(chosen, "compile_time"),
         "handover": (call - own).clip(lower=0.0).where(~no_clock, 0.0),
