@@ -7,8 +7,9 @@ formulation ``placement``, HiGHS, SCIP and CBC, seeds 1-10 (1,500 runs; ``--seed
 at git revision REF, run one after the other on the same machine:
 
 - Snakemake's elapsed time, and the issue's goal: 1.5 x (sum of the runs' wall_time / 2 + 30 s);
-- the sums of the records' ``wall_time``, ``load_time`` and ``solver_time``, and the median
-  ``load_time`` per solver;
+- the sums of the records' ``wall_time``, ``load_time``, ``prepare_time`` (a forked run's
+  preparation before its clock, part of ``load_time`` before it had its own field) and
+  ``solver_time``, and the median ``load_time`` per solver;
 - the jobs Snakemake ran (batches), the report stage's own time (its log's "done in"), and
   the peak resident memory of any one process of the pipeline.
 
@@ -49,6 +50,10 @@ def config(seeds: int, results: Path, batch: int | None) -> dict:
 
 def pipeline(tree: Path, env: dict, seeds: int, results: Path, batch: int | None) -> dict:
     """One pipeline run of the experiment with the package and workflow of `tree`: its figures."""
+    # the same start for both trees: their modules compiled once (a tree checked out fresh has no
+    # bytecode, and under PYTHONDONTWRITEBYTECODE every job would compile it again)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "pyomo_puzzles"), str(tree / "workflows")],
+                   check=True, env={k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"})
     config_file = results.parent / f"{results.name}.json"
     config_file.write_text(json.dumps(config(seeds, results, batch)))
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -64,6 +69,7 @@ def pipeline(tree: Path, env: dict, seeds: int, results: Path, batch: int | None
     report = re.findall(r"done in ([0-9.]+) s", report_log)
     return {"elapsed": elapsed, "runs": len(runs), "optimal": int((runs["status"] == "optimal").sum()),
             "wall": runs["wall_time"].sum(), "load": runs["load_time"].sum(), "solver": runs["solver_time"].sum(),
+            "prepare": runs["prepare_time"].sum() if "prepare_time" in runs else float("nan"),
             "load_median": runs.groupby("solver")["load_time"].median().to_dict(),
             "jobs": len(list((results / "batches").glob("*.json"))),
             "report": float(report[-1]) if report else float("nan"),
@@ -78,6 +84,7 @@ def show(results: dict[str, dict]) -> None:
             ("elapsed / goal", lambda r: f"{r['elapsed'] / (1.5 * (r['wall'] / 2 + 30)):.2f}"),
             ("sum wall_time [s]", lambda r: f"{r['wall']:.1f}"),
             ("sum load_time [s]", lambda r: f"{r['load']:.1f}"),
+            ("sum prepare_time [s] (in load_time before)", lambda r: f"{r['prepare']:.1f}"),
             ("sum solver_time [s]", lambda r: f"{r['solver']:.1f}"),
             *[(f"median load_time {s} [ms]", lambda r, s=s: f"{1000 * r['load_median'].get(s, float('nan')):.1f}")
               for s in SOLVERS],

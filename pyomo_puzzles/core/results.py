@@ -10,8 +10,10 @@ records. The API (`results`), the pipeline and `compare` all read folders throug
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
+import os
 import json
 import math
 import re
@@ -127,18 +129,43 @@ def _defining_file(hook) -> str | None:
     """The source file that defines `hook` (a function, a functools.partial or a callable
     object), or None (a builtin)."""
     target = getattr(hook, "func", hook)
+    try:
+        return _DEFINING_FILES[target]
+    except (KeyError, TypeError):  # TypeError: an unhashable callable object, looked up each time
+        pass
+    found = None
     for candidate in (target, type(target)):
         try:
-            return inspect.getsourcefile(candidate)
+            found = inspect.getsourcefile(candidate)
+            break
         except TypeError:
             continue
-    return None
+    with contextlib.suppress(TypeError):
+        _DEFINING_FILES[target] = found
+    return found
+
+
+_DEFINING_FILES: dict = {}
+"""The file of each hook asked about: a batch fingerprints every run of the experiment, and
+finding a function's file takes longer than reading it."""
 
 
 def _source_digest(*functions) -> str:
     """The code of the files that define `functions` (None: no such hook)."""
     files = sorted({_defining_file(f) for f in functions if f is not None} - {None})
-    return _digest(*(Path(f).read_bytes() for f in files))
+    return _files_digest(tuple((f, *_version(f)) for f in files))
+
+
+def _version(path: str) -> tuple[int, int]:
+    stat = os.stat(path)
+    return stat.st_mtime_ns, stat.st_size
+
+
+@lru_cache(maxsize=1024)
+def _files_digest(versions: tuple[tuple[str, int, int], ...]) -> str:
+    """The digest of the files' bytes, computed once per version of the files (as
+    `_instance_data_of_version`): a batch fingerprints each of its runs."""
+    return _digest(*(Path(path).read_bytes() for path, _, _ in versions))
 
 
 def _own_hooks(owner, names: tuple[str, ...] | None = None) -> list:

@@ -48,7 +48,6 @@ from pathlib import Path
 import matplotlib as mpl
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -57,6 +56,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from pyomo_puzzles.core import registry
 from pyomo_puzzles.core.files import write_atomic
+from pyomo_puzzles.core.palette import colour_blind
 from pyomo_puzzles.report import tables
 from pyomo_puzzles.report.measure import DEFAULT, Statistics
 
@@ -98,6 +98,19 @@ def latex_missing() -> list[str]:
         missing.append("pdftocairo or gs (Debian: poppler-utils)")
     return missing
 
+
+_TICKS_STYLE = {
+    "figure.facecolor": "white", "axes.facecolor": "white", "axes.edgecolor": ".15", "axes.labelcolor": ".15",
+    "text.color": ".15", "xtick.color": ".15", "ytick.color": ".15", "xtick.direction": "out",
+    "ytick.direction": "out", "xtick.top": False, "ytick.right": False, "xtick.bottom": True, "ytick.left": True,
+    "axes.axisbelow": True, "axes.grid": False, "grid.color": ".8", "grid.linestyle": "-",
+    "font.family": ["sans-serif"], "font.sans-serif": ["Arial", "DejaVu Sans", "Liberation Sans",
+                                                      "Bitstream Vera Sans", "sans-serif"],
+    "lines.solid_capstyle": "round", "patch.edgecolor": "w", "patch.force_edgecolor": True,
+    "axes.spines.left": True, "axes.spines.bottom": True, "axes.spines.right": True, "axes.spines.top": True}
+"""seaborn's "ticks" style (its colour map aside: no figure draws an image), written out as the
+palette is (`core.palette`): importing seaborn imports scipy, a second and a half of every
+report job."""
 
 @dataclass
 class FigureStyle:
@@ -148,14 +161,14 @@ class FigureStyle:
     def rc_params(self) -> dict:
         """The rcParams of this style (fonts, sizes, TrueType fonts in PDFs, colour-blind palette)."""
         size = self.font_size
-        params = dict(sns.axes_style("ticks"))
+        params = dict(_TICKS_STYLE)
         params.update({
             "font.size": size, "axes.titlesize": size, "axes.labelsize": size,
             "xtick.labelsize": size - 1, "ytick.labelsize": size - 1, "legend.fontsize": size - 1,
             "legend.title_fontsize": size - 1, "figure.titlesize": size + 1,
             "pdf.fonttype": 42, "ps.fonttype": 42, "savefig.dpi": PNG_DPI,
             "figure.dpi": 100, "figure.constrained_layout.use": True,
-            "axes.prop_cycle": mpl.cycler(color=sns.color_palette("colorblind")),
+            "axes.prop_cycle": mpl.cycler(color=colour_blind()),
             "axes.linewidth": 0.6, "lines.linewidth": 1.2, "lines.markersize": 4,
             "xtick.major.width": 0.6, "ytick.major.width": 0.6, "grid.linewidth": 0.4,
             "axes.grid": False, "legend.frameon": False,
@@ -404,7 +417,7 @@ is the virtual best stays visible on top of it (a black line on top hid it)."""
 
 def solver_colour(solver: str) -> tuple:
     """The solver's colour: fixed for the shipped solvers, from a hash of the name otherwise."""
-    colours = sns.color_palette("colorblind", 10)
+    colours = colour_blind()
     index = SOLVER_COLOUR_INDEX.get(solver)
     if index is None:
         free = [i for i in range(10) if i not in SOLVER_COLOUR_INDEX.values() and i != 7]
@@ -414,7 +427,7 @@ def solver_colour(solver: str) -> tuple:
 
 def formulation_colour(rank: int) -> tuple:
     """The colour of the rank-th formulation of a figure in the formulation view."""
-    return sns.color_palette("colorblind", 10)[FORMULATION_COLOUR_INDEX[rank % len(FORMULATION_COLOUR_INDEX)]]
+    return colour_blind()[FORMULATION_COLOUR_INDEX[rank % len(FORMULATION_COLOUR_INDEX)]]
 
 
 def _family_formulations(puzzle: str) -> list[str]:
