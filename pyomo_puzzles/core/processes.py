@@ -36,9 +36,57 @@ def group_members(group: int) -> list[int]:
 
 def _helpers() -> Iterator[tuple[int, list[bytes]]]:
     """(pid, stat fields) of the other live processes of this process's group (helpers such
-    as the CP-SAT worker, and solver executables still running)."""
+    as the CP-SAT worker, and solver executables still running). Looked for among this
+    process's descendants, which is all a run's own group holds: scanning every process of
+    the machine took 1.5 ms with 70 processes, three times a run."""
     group, me = os.getpgrp(), os.getpid()
-    return ((pid, fields) for pid, fields in process_stats() if int(fields[2]) == group and pid != me)
+    found = _descendants_of_self()
+    stats = process_stats() if found is None else ((pid, fields) for pid in found if (fields := _stat(pid)) is not None)
+    return ((pid, fields) for pid, fields in stats if int(fields[2]) == group and pid != me)
+
+
+def _descendants_of_self() -> list[int] | None:
+    """This process's live descendants, from the kernel's lists of each thread's children
+    (None where the kernel keeps no such list)."""
+    found, frontier = [], [os.getpid()]
+    while frontier:
+        children = []
+        for pid in frontier:
+            listed = _children(pid)
+            if listed is None:
+                if pid == os.getpid():
+                    return None
+                continue
+            children += listed
+        found += children
+        frontier = children
+    return found
+
+
+def _children(pid: int) -> list[int] | None:
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    children: list[int] = []
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/children", "rb") as handle:
+                children += [int(child) for child in handle.read().split()]
+        except FileNotFoundError:
+            return None if pid == os.getpid() else children
+        except OSError:
+            continue
+    return children
+
+
+def _stat(pid: int) -> list[bytes] | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2:].split()
 
 
 def descendants(pid: int) -> list[int]:
