@@ -45,17 +45,17 @@ def _draw_grid(ax, owner: np.ndarray, faces, labels, title: str) -> None:
     filled = [(x, y) for x in range(width) for y in range(height) if owner[x, y] >= 0]
     empty = [(x, y) for x in range(width) for y in range(height) if owner[x, y] < 0]
     ax.add_collection(PatchCollection([Rectangle(cell, 1, 1) for cell in filled], edgecolor="0.35", linewidth=0.5,
-                                      facecolor=[faces[owner[cell]] for cell in filled]))
+                                      facecolor=[faces[owner[cell]] for cell in filled]), autolim=False)
     if empty:
         ax.add_collection(PatchCollection([Rectangle(cell, 1, 1) for cell in empty], edgecolor="0.35", linewidth=0.5,
-                                          facecolor="white", hatch="////"))
+                                          facecolor="white", hatch="////"), autolim=False)
     for x, y in filled:
         ax.text(x + 0.5, y + 0.5, labels[owner[x, y]], ha="center", va="center", fontsize=7, color="0.1")
     borders = [[(x + 1, y), (x + 1, y + 1)] for x in range(width - 1) for y in range(height)
                if owner[x, y] != owner[x + 1, y]]
     borders += [[(x, y + 1), (x + 1, y + 1)] for x in range(width) for y in range(height - 1)
                 if owner[x, y] != owner[x, y + 1]]
-    ax.add_collection(LineCollection(borders, colors="black", linewidths=2.0))
+    ax.add_collection(LineCollection(borders, colors="black", linewidths=2.0), autolim=False)
     ax.add_patch(Rectangle((0, 0), width, height, fill=False, edgecolor="black", lw=2.0))
     ax.set_xlim(-0.05, width + 0.05)
     ax.set_ylim(-0.05, height + 0.05)
@@ -66,19 +66,20 @@ def _draw_grid(ax, owner: np.ndarray, faces, labels, title: str) -> None:
 
 
 def _draw_rings_and_pegs(ax, spec: PackingSpec, solution: dict, layer: int | None = None) -> None:
+    """Rings as open circles, pegs as dots in their colours: one collection each (a patch
+    added alone makes matplotlib recompute the axes' limits from its curve)."""
     def here(cell):
         return layer is None or cell[2] == layer
 
-    for entry in solution["pieces"]:
-        for cells in entry.get("marks", {}).values():
-            for cell in cells:
-                if here(cell):
-                    ax.add_patch(Circle((cell[0] + 0.5, cell[1] + 0.5), 0.32, fill=False, lw=1.6,
-                                            edgecolor="black"))
-    for req in spec.requirements:
-        if req.mark is not None and here(req.cell):
-            ax.add_patch(Circle((req.cell[0] + 0.5, req.cell[1] + 0.5), 0.16, lw=1.0, edgecolor="black",
-                                    facecolor=colour_of(req.colour, "white"), zorder=3))
+    rings = [Circle((cell[0] + 0.5, cell[1] + 0.5), 0.32) for entry in solution["pieces"]
+             for cells in entry.get("marks", {}).values() for cell in cells if here(cell)]
+    pegs = [req for req in spec.requirements if req.mark is not None and here(req.cell)]
+    if rings:
+        ax.add_collection(PatchCollection(rings, facecolor="none", edgecolor="black", linewidth=1.6), autolim=False)
+    if pegs:
+        ax.add_collection(PatchCollection([Circle((req.cell[0] + 0.5, req.cell[1] + 0.5), 0.16) for req in pegs],
+                                          facecolor=[colour_of(req.colour, "white") for req in pegs],
+                                          edgecolor="black", linewidth=1.0, zorder=3), autolim=False)
 
 
 def _draw_face(ax, spec: PackingSpec, name: str, grid, owner, faces) -> None:
@@ -100,7 +101,10 @@ def _draw_face(ax, spec: PackingSpec, name: str, grid, owner, faces) -> None:
 
 def _figure_2d(spec: PackingSpec, solution: dict):
     owner, faces, labels = _pieces_view(spec, solution)
-    fig = new_figure(figsize=(0.55 * spec.size[0] + 0.6, 0.55 * spec.size[1] + 0.7))
+    width, height = 0.55 * spec.size[0] + 0.6, 0.55 * spec.size[1] + 0.7
+    fig = new_figure(figsize=(width, height))
+    # margins set, not computed by tight_layout (a draw of its own: a third of a picture's time)
+    fig.subplots_adjust(left=0.25 / width, right=1 - 0.25 / width, bottom=0.2 / height, top=1 - 0.45 / height)
     ax = fig.subplots()
     _draw_grid(ax, owner, faces, labels, spec.title)
     _draw_rings_and_pegs(ax, spec, solution)
@@ -134,8 +138,11 @@ def _figure_3d(spec: PackingSpec, solution: dict):
 
 def draw(spec: PackingSpec, solution: dict, path: Path) -> None:
     """Save a picture of `solution` to `path` (format from the suffix: png, pdf or svg)."""
-    fig = _figure_2d(spec, solution) if spec.dim == 2 else _figure_3d(spec, solution)
-    fig.tight_layout()
+    if spec.dim == 2:
+        fig = _figure_2d(spec, solution)
+    else:
+        fig = _figure_3d(spec, solution)
+        fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=150)
