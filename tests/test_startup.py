@@ -219,3 +219,55 @@ def test_a_forked_runs_preparation_is_recorded_apart_from_its_loading(monkeypatc
     assert all(run.status == "optimal" and run.load_time > 0 for run in prepared + bare)
     assert sorted(run.prepare_time for run in bare)[1] * 3 < sorted(run.prepare_time for run in prepared)[1]
     assert in_process.prepare_time is None and in_process.load_time > 0
+
+
+WARMED = '''"""The placement model, with a warm-up that takes 50 ms and says where it ran (WARMED_LOG)."""
+import os
+import time
+
+from pyomo_puzzles.families.packing.model_placement import build_model, decode, model_data as placement_data
+
+FAMILY = "packing"
+LOADED = None
+
+
+def warm_up(spec):
+    global LOADED
+    time.sleep(0.05)
+    LOADED = os.getpid()
+    with open(os.environ["WARMED_LOG"], "a") as log:
+        log.write(f"warm_up {os.getpid()}\\n")
+
+
+def model_data(spec):
+    with open(os.environ["WARMED_LOG"], "a") as log:
+        log.write(f"run {os.getpid()} loaded-by {LOADED}\\n")
+    return placement_data(spec)
+'''
+
+
+def test_a_formulations_warm_up_runs_once_before_the_forks_and_its_runs_inherit_it(tmp_path, monkeypatch) -> None:
+    """A formulation's warm_up (Rubik's pattern tables) is called once per instance by the
+    process that forks the runs, before the first fork; the runs find what it loaded, and its
+    seconds are the prepare_time of the first run only. A run that loads its own instance
+    calls it in its own process."""
+    from pyomo_puzzles import api
+
+    log = tmp_path / "warmed.log"
+    monkeypatch.setenv("WARMED_LOG", str(log))
+    formulation = tmp_path / "warmed.py"
+    formulation.write_text(WARMED)
+    instance = api.load("packing/l_tromino_cube")
+    records = [api.solve(instance, f"{formulation}:warmed", "highs") for _ in range(3)]
+    assert all(r.status == "optimal" and r.checked for r in records), [r.message for r in records]
+    lines = log.read_text().splitlines()
+    assert lines[0] == f"warm_up {os.getpid()}" and sum(line.startswith("warm_up") for line in lines) == 1, lines
+    runs = [line.split() for line in lines[1:]]
+    assert len(runs) == 3 and all(pid != str(os.getpid()) and by == str(os.getpid()) for _, pid, _, by in runs), runs
+    assert records[0].prepare_time >= 0.05 and all(r.prepare_time < 0.05 for r in records[1:])
+
+    log.write_text("")
+    by_name = api.solve("packing/l_tromino_cube", f"{formulation}:warmed", "highs")  # loaded in the run's process
+    own = log.read_text().split()
+    assert by_name.status == "optimal" and own[0] == "warm_up" and own[1] != str(os.getpid()) and own[3] == own[1] == own[5]
+    assert by_name.prepare_time >= 0.05

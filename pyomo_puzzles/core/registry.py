@@ -76,6 +76,11 @@ class Formulation:
     stages: Callable[[Any], Iterable[Stage]] | None = None
     """Optional: solve the instance as a sequence of models (see `Stage`) instead of one;
     `model_data` and `decode` then take a stage's parts, not the instance's spec."""
+    warm_up: Callable[[Any], None] | None = None
+    """Optional: load what this formulation's runs of the instance read and may keep for the
+    process (tables, caches: Rubik's pattern tables), once per instance and process, before
+    any run's clock; a process that forks several runs calls it before the first fork, and
+    the runs inherit what it loaded (`core.run.warm_up_formulation`)."""
 
     def __repr__(self) -> str:
         return f"<Formulation {self.name}: {self.summary}>"
@@ -222,7 +227,7 @@ _FAMILY_HOOKS = {"load": 2, "check": 2, "solution_key": 1, "symmetry_images": 2,
                  "size": 1, "known_objective": 1, "objective": 2, "variants": 2, "corruptions": 2}
 """Each hook and the number of positional arguments it is called with."""
 _FORMULATION_HOOKS = {"build_model": 0, "model_data": 1, "decode": 2, "solution_vars": 3, "applies_to": 1,
-                      "partitions": 2, "prepare_enumeration": (2, 3), "stages": 1}
+                      "partitions": 2, "prepare_enumeration": (2, 3), "stages": 1, "warm_up": 1}
 """A tuple: any of these numbers (``prepare_enumeration`` of the earlier contract took a third)."""
 _REQUIRED = ("load", "check", "build_model", "model_data", "decode")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from functools import lru_cache
 
 import pyomo.environ as pyo
@@ -84,6 +85,7 @@ def _tiny_model() -> pyo.AbstractModel:
 def blas_threads(settings: RunSettings, blas) -> contextlib.AbstractContextManager:
     """numpy's BLAS (packing's lookahead) would run on every core: a run made in this process
     uses its `threads` (restored afterwards)."""
+    blas = _current(blas)
     if settings.threads is None or _at_limit(settings.threads, blas):
         return contextlib.nullcontext()
     return blas.limit(limits=settings.threads, user_api="blas")
@@ -95,6 +97,25 @@ def _at_limit(threads: int, blas) -> bool:
     return all(library.num_threads == threads for library in blas.select(user_api="blas").lib_controllers)
 
 
+_CONTROLLERS: dict[int, object] = {}
+"""The BLAS controller of this process, by how many modules were imported when it was made."""
+
+
+def _current(blas):
+    """`blas`, or a controller made again where modules were imported since it was made: a
+    library imported later (scipy brings a BLAS of its own) is limited too. Finding the
+    libraries walks every shared library (20 ms), so only then."""
+    from threadpoolctl import ThreadpoolController  # as in prepared_process
+
+    imported = len(sys.modules)
+    if not _CONTROLLERS:
+        _CONTROLLERS[imported] = blas
+    if imported not in _CONTROLLERS:
+        _CONTROLLERS.clear()
+        _CONTROLLERS[imported] = ThreadpoolController()
+    return next(iter(_CONTROLLERS.values()))
+
+
 def blas_threads_for_forked_runs(settings: RunSettings, blas) -> None:
     """numpy's BLAS in this process set to the run's `threads` before the run's process is
     forked from it, and kept: the run inherits the limit and sets nothing. Setting it in the
@@ -104,6 +125,7 @@ def blas_threads_for_forked_runs(settings: RunSettings, blas) -> None:
     each fork does the same in this process (`benchmarks/blas_spin.py`). So a process that
     makes isolated runs keeps its BLAS at their threads (numpy's own matrix products in it
     included); nothing is set when it is there already."""
+    blas = _current(blas)
     if settings.threads is None or _at_limit(settings.threads, blas):
         return
     blas.limit(limits=settings.threads, user_api="blas")  # not a context: kept for the runs to come

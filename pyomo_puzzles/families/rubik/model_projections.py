@@ -496,6 +496,14 @@ def split_length(spec: CubeState, horizon: int) -> int:
     return min(max(SPLIT_MOVES[key], horizon - longest), horizon - 1)
 
 
+def warm_up(spec: CubeState) -> None:
+    """The pattern tables (from the disk cache, or built there), the move tables and which
+    move may follow which, loaded once per process before any run's clock: a batch's forked
+    runs inherit them instead of each reading and preparing them again."""
+    patterns(spec)
+    _follows(spec)
+
+
 def stages(spec: CubeState):
     """Iterative deepening: one stage per horizon, its parts split by the first moves."""
     for horizon in _horizons(spec):
