@@ -69,9 +69,15 @@ def _family_instances(name: str, folder: Path | None) -> dict[str, Path]:
 def _shipped_file(key: str) -> Path | None:
     """The file of the shipped instance `key` (``family/stem``), looked up in its own
     family's folder only (without importing every family), or None."""
-    family_name = key.partition("/")[0]
+    family_name, _, stem = key.partition("/")
     fam = registry.find(family_name) if family_name.isidentifier() else None
-    return None if fam is None else _family_instances(fam.name, fam.instances_dir).get(key)
+    if fam is None or fam.instances_dir is None:
+        return None
+    for suffix in DATA_SUFFIXES:  # the file itself, where the name is a plain path: no scan of the folder
+        candidate = fam.instances_dir / f"{stem}{suffix}"
+        if stem and ".." not in Path(stem).parts and is_file(candidate):
+            return candidate
+    return _family_instances(fam.name, fam.instances_dir).get(key)
 
 
 def is_file(path: Path) -> bool:
