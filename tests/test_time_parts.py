@@ -147,15 +147,16 @@ def test_a_count_pays_the_solvers_start_up_before_its_clock() -> None:
 
 def test_build_and_solve_counts_a_staged_formulations_own_search() -> None:
     """`rubik/projections` settles most parts by its pattern tables, in Python, between its
-    models (about nine tenths of this run): that is part of what the formulation costs, so the
-    parts (generating the stages among them) add up to the wall time and `build_and_solve`
-    is the wall time less decoding and checking."""
+    models (about half of this run; the tables themselves are read before the clock, by the
+    formulation's warm_up): that is part of what the formulation costs, so the parts
+    (generating the stages among them) add up to the wall time and `build_and_solve` is the
+    wall time less decoding and checking."""
     record = pp.solve("rubik/cube3_htm_depth_10_1", "projections", "highs", isolate=False)
     assert record.status == "optimal" and record.checked
     parts = record.build_time + record.generate_time + record.compile_time + record.call_time \
         + record.decode_time + record.check_time
     assert parts <= record.wall_time <= parts + 0.05
-    assert record.generate_time > record.wall_time / 2
+    assert record.generate_time > record.wall_time / 4
     runs = pd.DataFrame([record.to_dict()])
     build_and_solve = float(measured_time(runs, Statistics(time="build_and_solve")).iloc[0])
     assert build_and_solve >= record.wall_time - record.decode_time - record.check_time - 0.05

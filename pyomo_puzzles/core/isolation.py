@@ -99,7 +99,7 @@ def _child(conn, work: Callable[[Say], RunRecord], solver: str | None) -> None:
 class _Forked:
     """A child process forked from this one that runs ``target(*args)`` and exits with
     `os._exit`: what `multiprocessing`'s fork context does, less its bookkeeping (1.5 to 2.5 ms
-    a run, `benchmarks/overhead.py`). The child's standard streams are flushed before it
+    a run, `benchmarks/isolation.py`). The child's standard streams are flushed before it
     exits; it never returns into the caller's code."""
 
     def __init__(self, target: Callable, args: tuple) -> None:
