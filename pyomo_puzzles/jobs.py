@@ -376,9 +376,8 @@ def write_report(smk: Any) -> None:
     in one job; the HTML page, which embeds the solution pictures, is `write_report_page`'s
     (so that the pictures are drawn beside this job, not before it)."""
     with job_log(smk):
-        _write_report(smk)
-        print(f"wrote {smk.output.report}, the tables, {len(json.loads(Path(smk.output.figure_list).read_text())['figures'])}"
-              f" figures and {smk.output.chapter}")
+        drawn = _write_report(smk)
+        print(f"wrote {smk.output.report}, the tables, {len(drawn)} figures and {smk.output.chapter}")
 
 
 def write_report_page(smk: Any) -> None:
@@ -409,7 +408,8 @@ class _ReportInputs:
         self.environment = json.loads(Path(smk.input.environment).read_text())
 
 
-def _write_report(smk: Any) -> None:
+def _write_report(smk: Any) -> list[Path]:
+    """Writes the report job's outputs; returns the figures drawn."""
     from pyomo_puzzles.report import (  # pandas, matplotlib: report job only
         catalogue, chapter, family_tables, figures, formulations, page, progress_figure, scores, size_figure, tables)
 
@@ -448,6 +448,7 @@ def _write_report(smk: Any) -> None:
                       counts=counts if len(counts) else None, stats=stats, left_out=found.left,
                       models=models if len(models) else None, view=style.view)
     chapter.write_chapter(Path(smk.params.results), runs, drawn, stats, style.view, style.text_width_pt)
+    return drawn
 
 
 def _write_report_page(smk: Any) -> None:

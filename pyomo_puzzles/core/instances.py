@@ -71,13 +71,10 @@ def _shipped_file(key: str) -> Path | None:
     family's folder only (without importing every family), or None."""
     family_name, _, stem = key.partition("/")
     fam = registry.find(family_name) if family_name.isidentifier() else None
-    if fam is None or fam.instances_dir is None:
+    if fam is None or fam.instances_dir is None or not stem or Path(stem).is_absolute() or ".." in Path(stem).parts:
         return None
-    for suffix in DATA_SUFFIXES:  # the file itself, where the name is a plain path: no scan of the folder
-        candidate = fam.instances_dir / f"{stem}{suffix}"
-        if stem and ".." not in Path(stem).parts and is_file(candidate):
-            return candidate
-    return _family_instances(fam.name, fam.instances_dir).get(key)
+    # the name is the file's path in the folder: found by looking, not by scanning the folder
+    return next((path for suffix in DATA_SUFFIXES if is_file(path := fam.instances_dir / f"{stem}{suffix}")), None)
 
 
 def is_file(path: Path) -> bool:

@@ -14,11 +14,6 @@ NAMED_COLOURS = {"blue": _CB[0], "orange": _CB[1], "green": _CB[2], "red": _CB[3
 """Colour names used in puzzle data, drawn in the colour-blind palette's nearest hue."""
 
 
-def colour_blind(n: int = 10) -> list:
-    """The first `n` (at most ten) colours of seaborn's 'colorblind' palette."""
-    return _CB[:n]
-
-
 def palette(n: int) -> list:
     """n colour-blind-safe colours (seaborn 'colorblind', extended if needed)."""
     if n <= 10:

@@ -19,14 +19,18 @@ def process_stats() -> Iterator[tuple[int, list[bytes]]]:
     except OSError:
         return
     for entry in entries:
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:
-            continue
-        yield int(entry.name), stat[stat.rfind(b")") + 2:].split()
+        if entry.name.isdigit() and (fields := _stat(int(entry.name))) is not None:
+            yield int(entry.name), fields
+
+
+def _stat(pid: int) -> list[bytes] | None:
+    """The fields of /proc/pid/stat after the command name, or None (no such process)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2:].split()
 
 
 def group_members(group: int) -> list[int]:
@@ -36,69 +40,42 @@ def group_members(group: int) -> list[int]:
 
 def _helpers() -> Iterator[tuple[int, list[bytes]]]:
     """(pid, stat fields) of the other live processes of this process's group (helpers such
-    as the CP-SAT worker, and solver executables still running). Looked for among this
-    process's descendants, which is all a run's own group holds: scanning every process of
-    the machine took 1.5 ms with 70 processes, three times a run."""
+    as the CP-SAT worker, and solver executables still running), looked for among this
+    process's descendants, which is all a run's own group holds."""
     group, me = os.getpgrp(), os.getpid()
-    found = _descendants_of_self()
-    stats = process_stats() if found is None else ((pid, fields) for pid in found if (fields := _stat(pid)) is not None)
-    return ((pid, fields) for pid, fields in stats if int(fields[2]) == group and pid != me)
-
-
-def _descendants_of_self() -> list[int] | None:
-    """This process's live descendants, from the kernel's lists of each thread's children
-    (None where the kernel keeps no such list)."""
-    found, frontier = [], [os.getpid()]
-    while frontier:
-        children = []
-        for pid in frontier:
-            listed = _children(pid)
-            if listed is None:
-                if pid == os.getpid():
-                    return None
-                continue
-            children += listed
-        found += children
-        frontier = children
-    return found
-
-
-def _children(pid: int) -> list[int] | None:
-    try:
-        threads = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return None
-    children: list[int] = []
-    for thread in threads:
-        try:
-            with open(f"/proc/{pid}/task/{thread}/children", "rb") as handle:
-                children += [int(child) for child in handle.read().split()]
-        except FileNotFoundError:
-            return None if pid == os.getpid() else children
-        except OSError:
-            continue
-    return children
-
-
-def _stat(pid: int) -> list[bytes] | None:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-    except OSError:
-        return None
-    return stat[stat.rfind(b")") + 2:].split()
+    stats = ((pid, fields) for pid in descendants(me) if (fields := _stat(pid)) is not None)
+    return ((pid, fields) for pid, fields in stats if int(fields[2]) == group)
 
 
 def descendants(pid: int) -> list[int]:
-    """Every live process started by `pid`, and by those, and so on."""
+    """Every live process started by `pid`, and by those, and so on: from the kernel's lists
+    of each thread's children where it keeps them (scanning every process of the machine
+    took 1.5 ms with 70 processes, and a run asks three times), else from every process's
+    parent."""
+    children_of = _children if os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children") else _children_by_parent()
+    found, frontier = [], [pid]
+    while frontier:
+        frontier = [child for parent in frontier for child in children_of(parent)]
+        found += frontier
+    return found
+
+
+def _children_by_parent():
+    """`children_of(pid)` from one scan of every process's parent."""
     children: dict[int, list[int]] = {}
     for child, fields in process_stats():
         children.setdefault(int(fields[1]), []).append(child)
-    found, frontier = [], [pid]
-    while frontier:
-        frontier = [child for p in frontier for child in children.get(p, [])]
-        found += frontier
-    return found
+    return lambda parent: children.get(parent, [])
+
+
+def _children(pid: int) -> list[int]:
+    """The children of `pid`, as the kernel lists them per thread (none for a process that has ended)."""
+    children: list[int] = []
+    with contextlib.suppress(OSError):
+        for thread in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{thread}/children", "rb") as handle:
+                children += [int(child) for child in handle.read().split()]
+    return children
 
 
 def kill_with_descendants(pid: int | None) -> None:
@@ -196,13 +173,8 @@ def cpu_seconds_of(pids: tuple[int, ...]) -> dict[int, float]:
     difference of two readings over the processes in both is their CPU over the span."""
     found = {}
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        found[pid] = (int(fields[11]) + int(fields[12])) / _TICKS
+        if (fields := _stat(pid)) is not None:
+            found[pid] = (int(fields[11]) + int(fields[12])) / _TICKS
     return found
 
 

@@ -10,12 +10,11 @@ records. The API (`results`), the pipeline and `compare` all read folders throug
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import inspect
-import os
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, fields
 from functools import lru_cache
@@ -130,24 +129,25 @@ def _defining_file(hook) -> str | None:
     object), or None (a builtin)."""
     target = getattr(hook, "func", hook)
     try:
-        return _DEFINING_FILES[target]
-    except (KeyError, TypeError):  # TypeError: an unhashable callable object, looked up each time
-        pass
-    found = None
+        return _remembered_defining_file(target)
+    except TypeError:  # an unhashable callable object: looked up each time
+        return _find_defining_file(target)
+
+
+@lru_cache(maxsize=None)
+def _remembered_defining_file(target) -> str | None:
+    """`_find_defining_file`, once per hook: a batch fingerprints every run of the experiment,
+    and finding a function's file takes longer than reading it."""
+    return _find_defining_file(target)
+
+
+def _find_defining_file(target) -> str | None:
     for candidate in (target, type(target)):
         try:
-            found = inspect.getsourcefile(candidate)
-            break
+            return inspect.getsourcefile(candidate)
         except TypeError:
             continue
-    with contextlib.suppress(TypeError):
-        _DEFINING_FILES[target] = found
-    return found
-
-
-_DEFINING_FILES: dict = {}
-"""The file of each hook asked about: a batch fingerprints every run of the experiment, and
-finding a function's file takes longer than reading it."""
+    return None
 
 
 def _source_digest(*functions) -> str:

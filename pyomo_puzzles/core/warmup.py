@@ -97,23 +97,22 @@ def _at_limit(threads: int, blas) -> bool:
     return all(library.num_threads == threads for library in blas.select(user_api="blas").lib_controllers)
 
 
-_CONTROLLERS: dict[int, object] = {}
-"""The BLAS controller of this process, by how many modules were imported when it was made."""
+_CONTROLLER: list = []
+"""[(how many modules were imported when it was made, the BLAS controller of this process)]."""
 
 
 def _current(blas):
     """`blas`, or a controller made again where modules were imported since it was made: a
     library imported later (scipy brings a BLAS of its own) is limited too. Finding the
     libraries walks every shared library (20 ms), so only then."""
-    from threadpoolctl import ThreadpoolController  # as in prepared_process
-
     imported = len(sys.modules)
-    if not _CONTROLLERS:
-        _CONTROLLERS[imported] = blas
-    if imported not in _CONTROLLERS:
-        _CONTROLLERS.clear()
-        _CONTROLLERS[imported] = ThreadpoolController()
-    return next(iter(_CONTROLLERS.values()))
+    if not _CONTROLLER:
+        _CONTROLLER.append((imported, blas))
+    elif _CONTROLLER[0][0] != imported:
+        from threadpoolctl import ThreadpoolController  # as in prepared_process
+
+        _CONTROLLER[0] = (imported, ThreadpoolController())
+    return _CONTROLLER[0][1]
 
 
 def blas_threads_for_forked_runs(settings: RunSettings, blas) -> None:

@@ -56,7 +56,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from pyomo_puzzles.core import registry
 from pyomo_puzzles.core.files import write_atomic
-from pyomo_puzzles.core.palette import colour_blind
+from pyomo_puzzles.core.palette import palette
 from pyomo_puzzles.report import tables
 from pyomo_puzzles.report.measure import DEFAULT, Statistics
 
@@ -168,7 +168,7 @@ class FigureStyle:
             "legend.title_fontsize": size - 1, "figure.titlesize": size + 1,
             "pdf.fonttype": 42, "ps.fonttype": 42, "savefig.dpi": PNG_DPI,
             "figure.dpi": 100, "figure.constrained_layout.use": True,
-            "axes.prop_cycle": mpl.cycler(color=colour_blind()),
+            "axes.prop_cycle": mpl.cycler(color=palette(10)),
             "axes.linewidth": 0.6, "lines.linewidth": 1.2, "lines.markersize": 4,
             "xtick.major.width": 0.6, "ytick.major.width": 0.6, "grid.linewidth": 0.4,
             "axes.grid": False, "legend.frameon": False,
@@ -417,7 +417,7 @@ is the virtual best stays visible on top of it (a black line on top hid it)."""
 
 def solver_colour(solver: str) -> tuple:
     """The solver's colour: fixed for the shipped solvers, from a hash of the name otherwise."""
-    colours = colour_blind()
+    colours = palette(10)
     index = SOLVER_COLOUR_INDEX.get(solver)
     if index is None:
         free = [i for i in range(10) if i not in SOLVER_COLOUR_INDEX.values() and i != 7]
@@ -427,7 +427,7 @@ def solver_colour(solver: str) -> tuple:
 
 def formulation_colour(rank: int) -> tuple:
     """The colour of the rank-th formulation of a figure in the formulation view."""
-    return colour_blind()[FORMULATION_COLOUR_INDEX[rank % len(FORMULATION_COLOUR_INDEX)]]
+    return palette(10)[FORMULATION_COLOUR_INDEX[rank % len(FORMULATION_COLOUR_INDEX)]]
 
 
 def _family_formulations(puzzle: str) -> list[str]:

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pyomo_puzzles.core.palette import colour_blind
+from pyomo_puzzles.core.palette import palette
 from pyomo_puzzles.report import tables
 from pyomo_puzzles.report.figures import FigureStyle, _new_figure, _no_data, save_figure
 from pyomo_puzzles.report.measure import DEFAULT, Statistics, solver_call_time, without_own_clock
@@ -115,7 +115,7 @@ def where_the_time_goes(runs: pd.DataFrame, style: FigureStyle, stem: str | Path
             _no_data(figure, style, "solved runs")
             return save_figure(figure, stem)
         axes = figure.subplots(len(puzzles), 1, squeeze=False, gridspec_kw={"height_ratios": heights}).flatten()
-        colours = colour_blind()
+        colours = palette(10)
         for ax, puzzle in zip(axes, puzzles):
             _family_bars(ax, table[table["puzzle"] == puzzle], style, colours)
         axes[-1].set_xlabel(style.text("share of the mean solved run [%]"))
