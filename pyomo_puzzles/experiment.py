@@ -124,7 +124,7 @@ def lock_results(results: str):
     return handle
 
 
-DEFAULTS = {"batch": "auto", "order_seed": 1, "results": "results", "figures": {}, "statistics": {}, "seeds": [None], "permutations": [0],
+DEFAULTS = {"batch": "auto", "processes": "per_batch", "order_seed": 1, "results": "results", "figures": {}, "statistics": {}, "seeds": [None], "permutations": [0],
             "repeats": 1, **{f.name: f.default for f in fields(RunSettings) if f.name in SETTINGS}}
 """What a configuration that leaves a key out gets (the schema states the same defaults; the
 run settings' defaults are `RunSettings`'s)."""

@@ -26,7 +26,7 @@ import socket
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from pyomo_puzzles import api
 from pyomo_puzzles.core import instances, known, registry
@@ -35,6 +35,7 @@ from pyomo_puzzles.core.interrupts import sigterm_as_interrupt
 from pyomo_puzzles.core.isolation import GRACE_SECONDS, Interrupted, call_isolated
 from pyomo_puzzles.core.pictures import draw_no_solution
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
+from pyomo_puzzles.core.run import RunRequest, run_in_turn
 from pyomo_puzzles.core.statistics import models_table
 from pyomo_puzzles.core.results import (
     COUNT_SETTINGS,
@@ -93,23 +94,85 @@ class BatchInstances:
 
 
 def run_one(item: Run, results: str, settings: dict, instances: BatchInstances | None = None) -> RunRecord:
-    """One run, whatever happens: a formulation or solver problem becomes an error record; a
-    formulation or reference method that cannot answer the instance (a generated one, found
-    only now) a ``not_applicable`` record, which leaves the cell out of every table (Ctrl-C
-    or SIGTERM raises `Interrupted`, carrying the record). `instances`: the batch's loaded
-    instances (None: the run loads its own)."""
-    run_settings = RunSettings(**{k: settings.get(k) for k in SETTINGS}, seed=item.seed, permutation=item.permutation)
+    """One run in a process forked for it alone, whatever happens: a formulation or solver
+    problem becomes an error record; a formulation or reference method that cannot answer the
+    instance (a generated one, found only now) a ``not_applicable`` record, which leaves the
+    cell out of every table (Ctrl-C or SIGTERM raises `Interrupted`, carrying the record).
+    `instances`: the batch's loaded instances (None: the run loads its own)."""
     try:
-        instance = item.source or run_instance_source(item.instance, results)
-        if instances is not None:
-            instance = instances.get(str(instance))
-        formulation = None if is_reference_method(item.solver) else item.formulation
-        record = api.solve(instance, formulation, item.solver, settings=run_settings, isolate=True)
+        request = _request(item, results, settings, instances)
+        record = api.solve(request.instance, request.formulation, request.solver, settings=request.settings,
+                           isolate=True)
     except Exception as error:  # noqa: BLE001 - a record must be written for every run
-        record = new_record(item.instance.split("/")[0], item.instance, formulation_label(item.formulation),
-                            item.solver, run_settings, message=str(error).splitlines()[0])
-        if isinstance(error, NotApplicable):
-            record.status = "not_applicable"
+        record = _failed(item, settings, error)
+    return _named(record, item)
+
+
+def runs_one_by_one(items: list[Run], results: str, settings: dict,
+                    instances: BatchInstances | None) -> Iterator[RunRecord]:
+    """The records of `items` made by `run_one`, in order; Ctrl-C or SIGTERM: the last is the
+    record of the run it stopped (status ``interrupted``)."""
+    for item in items:
+        try:
+            record = run_one(item, results, settings, instances)
+        except Interrupted as stop:
+            yield _named(stop.record, item)
+            return
+        yield record
+
+
+def runs_in_turn(items: list[Run], results: str, settings: dict,
+                 instances: BatchInstances) -> Iterator[RunRecord]:
+    """The records of `items`, in order, as `run_one` makes them, but made one after another
+    in one forked process (`core.run.run_in_turn`: a new one after a run that was killed or
+    crashed). The batch's instances are all loaded first, so that every process inherits them.
+    Ctrl-C or SIGTERM: the last is the record of the run it stopped (status ``interrupted``)."""
+    prepared: list[RunRequest | RunRecord] = []
+    for item in items:
+        try:
+            prepared.append(_request(item, results, settings, instances))
+        except Exception as error:  # noqa: BLE001 - a record must be written for every run
+            prepared.append(_failed(item, settings, error))
+    outcomes = run_in_turn([p for p in prepared if isinstance(p, RunRequest)])
+    for position, (item, request) in enumerate(zip(items, prepared)):
+        if isinstance(request, RunRecord):
+            yield _named(request, item)
+            continue
+        try:
+            outcome = next(outcomes)
+        except Interrupted as stop:
+            yield _named(stop.record, item)
+            return
+        except Exception as error:  # noqa: BLE001 - the framework failed outside the runs: the rest one by one
+            yield _named(_failed(item, settings, error), item)
+            yield from runs_one_by_one(items[position + 1:], results, settings, instances)
+            return
+        yield _named(_failed(item, settings, outcome) if isinstance(outcome, UserError) else outcome, item)
+
+
+def _request(item: Run, results: str, settings: dict, instances: BatchInstances | None) -> RunRequest:
+    """What the run of `item` is asked to do, its instance loaded by the batch where it can be."""
+    instance = item.source or run_instance_source(item.instance, results)
+    if instances is not None:
+        instance = instances.get(str(instance))
+    formulation = None if is_reference_method(item.solver) else item.formulation
+    return RunRequest(instance, formulation, item.solver, _run_settings(item, settings))
+
+
+def _run_settings(item: Run, settings: dict) -> RunSettings:
+    return RunSettings(**{k: settings.get(k) for k in SETTINGS}, seed=item.seed, permutation=item.permutation)
+
+
+def _failed(item: Run, settings: dict, error: Exception) -> RunRecord:
+    """The record of a run that could not be made: why, in one line."""
+    record = new_record(item.instance.split("/")[0], item.instance, formulation_label(item.formulation),
+                        item.solver, _run_settings(item, settings), message=str(error).splitlines()[0])
+    if isinstance(error, NotApplicable):
+        record.status = "not_applicable"
+    return record
+
+
+def _named(record: RunRecord, item: Run) -> RunRecord:
     record.instance, record.formulation = item.instance, formulation_label(item.formulation)  # the cell's names
     return record
 
@@ -168,9 +231,11 @@ def _os_error(error: OSError) -> str:
 
 
 def solve_batch(smk: Any) -> None:
+    """The batch's runs: each kept where its record is current, else made (`runs_in_turn`, or
+    with ``processes: per_run`` `run_one`) and its record written as soon as it ends."""
     results, settings = smk.params.results, dict(smk.params.settings)
     forced = _forced(smk.output.manifest)
-    done, started, instances = [], set(), BatchInstances()
+    done, todo, instances = [], [], BatchInstances()
     with job_log(smk):
         write_host(results)
         for entry in smk.params.runs:
@@ -184,27 +249,35 @@ def solve_batch(smk: Any) -> None:
             if why is None:
                 print(f"{path}: kept (finished earlier, nothing it depends on has changed)")
             else:
-                try:
-                    record = run_one(item, results, settings, instances)
-                except Interrupted as stop:
-                    stop.record.instance, stop.record.formulation = item.instance, formulation_label(item.formulation)
-                    _write_record(path, stop.record, fingerprint)
-                    print(f"{path}: {stop.record.message}", flush=True)
-                    raise
-                _write_record(path, record, fingerprint)
-                if record.startup_time and item.solver in started:
-                    print(f"{item.solver}: start-up paid again ({record.startup_time:.2f} s) before this run's clock: "
-                          "its helper processes were killed with an earlier run (the record of this run says so)",
-                          flush=True)
-                elif record.startup_time:
-                    print(f"{item.solver}: one-off start-up {record.startup_time:.2f} s, paid once by this batch's "
-                          "process before its runs' clocks (the record of this run says so)", flush=True)
-                if record.startup_time is not None:
-                    started.add(item.solver)
-                print(f"{path}: {' '.join(filter(None, [record.status, record.message]))} ({why})", flush=True)
+                todo.append((item, path, fingerprint, why))
             done.append(str(path))
+        items = [item for item, *_ in todo]
+        if getattr(smk.params, "processes", "per_batch") == "per_run":
+            records = runs_one_by_one(items, results, settings, instances)
+        else:
+            records = runs_in_turn(items, results, settings, instances)
+        started: set[str] = set()
+        for (item, path, fingerprint, why), record in zip(todo, records):
+            _write_record(path, record, fingerprint)
+            if record.status == "interrupted":  # the last: Ctrl-C or SIGTERM stopped it
+                print(f"{path}: {record.message}", flush=True)
+                raise Interrupted(record)
+            _say_start_up(item.solver, record, started)
+            print(f"{path}: {' '.join(filter(None, [record.status, record.message]))} ({why})", flush=True)
         sources = {entry["instance"]: entry["source"] for entry in smk.params.runs if entry.get("source")}
         write_json_atomic(smk.output.manifest, {"records": done, "sources": sources})
+
+
+def _say_start_up(solver: str, record: RunRecord, started: set[str]) -> None:
+    """A line in the job's log where the run's process paid its solver's one-off start-up."""
+    if record.startup_time and solver in started:
+        print(f"{solver}: start-up paid again ({record.startup_time:.2f} s) before this run's clock: "
+              "its helper processes were killed with an earlier run (the record of this run says so)", flush=True)
+    elif record.startup_time:
+        print(f"{solver}: one-off start-up {record.startup_time:.2f} s, paid once by this batch's "
+              "process before its runs' clocks (the record of this run says so)", flush=True)
+    if record.startup_time is not None:
+        started.add(solver)
 
 
 def _write_record(path: Path, record: RunRecord, fingerprint: dict | None) -> None:

@@ -302,6 +302,7 @@ def test_generate_refuses_more_cubes_than_an_instance_may_hold(capsys):
     ({"time_limit": float("inf")}, "time_limit"),
     ({"gap": float("nan")}, "gap"),
     ({"batch": 2.0}, "batch"),  # was: TypeError in experiment.batches
+    ({"processes": "per_job"}, "processes"),  # per_batch or per_run
     ({"repeats": 1.0}, "repeats"),  # was: TypeError in experiment.matrix
     ({"repeats": 10 ** 7}, "repeats"),  # was: matrix ran out of memory
     ({"results": ""}, "results"),  # was accepted: records would go to /runs/...

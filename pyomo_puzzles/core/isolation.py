@@ -1,7 +1,9 @@
-"""A run in a forked child process of its own process group: its time, memory and Ctrl-C
-are watched from outside, and its whole group (the solver executables and workers it
-started included) is killed past the hard deadline, past the memory limit, or at once on
-Ctrl-C. Whatever happens, the caller gets a record.
+"""A run in a forked child process of its own process group (`run_isolated`), or runs made
+one after another in one such process (`run_in_turn`, a pipeline's batch): the time, memory
+and Ctrl-C of each run are watched from outside, and the whole group (the solver
+executables and workers it started included) is killed past a run's hard deadline, past its
+memory limit, or at once on Ctrl-C; the runs after a run that took its process down get a
+new one. Whatever happens, the caller gets a record of every run.
 
 A solver's helper processes that this process started before the fork and that solve the
 run's models (`Adapter.helpers`: the CP-SAT worker of a batch) are outside that group; they
@@ -21,7 +23,8 @@ import signal
 import sys
 import threading
 import time
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
 
 from pyomo_puzzles.core.processes import (
     cpu_seconds_of,
@@ -30,6 +33,7 @@ from pyomo_puzzles.core.processes import (
     kill_group,
     own_peak_memory_mb,
     peak_mb,
+    reset_own_peak,
     reset_peaks,
     rss_mb,
 )
@@ -67,11 +71,40 @@ class Interrupted(KeyboardInterrupt):
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-def _child(conn, work: Callable[[Say], RunRecord], solver: str | None) -> None:
+@dataclass(frozen=True)
+class IsolatedRun:
+    """One run to be made in a forked process: ``work(say)`` makes its record there;
+    `placeholder(loaded)` makes the record of a run that sent none (killed, crashed or
+    interrupted) from what it said before; `helpers()` are the solver's helper processes that
+    work for it from outside its process group (see the module docstring), read just before
+    its process is forked; `solver`, a registered adapter's name, solves a tiny model in the
+    process before the run's clock (`core.warmup.prepared_child`)."""
+
+    work: Callable[[Say], RunRecord]
+    settings: RunSettings
+    placeholder: Callable[[dict], RunRecord]
+    helpers: Callable[[], tuple[int, ...]] = tuple
+    solver: str | None = None
+
+
+def _child(conn, run: IsolatedRun) -> None:
+    _own_group_and_signals()
+    try:
+        _serve(conn, run, set(), runs_before=0)
+    finally:
+        conn.close()
+
+
+def _own_group_and_signals() -> None:
     os.setpgrp()  # so that a kill reaches the solver executables this run starts
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent around the fork
+
+
+def _serve(conn, run: IsolatedRun, prepared: set, runs_before: int) -> None:
+    """Make `run` in this process and send its record (or why there is none). `prepared`: the
+    solvers this process has prepared itself for (a process prepares once per solver)."""
 
     def say(kind: str, facts: dict) -> float:
         conn.send({f"__{kind}__": facts})  # first: a solver that crashes in the warm-up below crashed after loading
@@ -81,17 +114,34 @@ def _child(conn, work: Callable[[Say], RunRecord], solver: str | None) -> None:
         # Everything so far (imports, the instance) lives as long as this process: without
         # this, the run's first full collection walks all of it (80 ms in a pipeline job).
         gc.freeze()
-        prepared_child(solver)
+        if run.solver not in prepared:
+            prepared_child(run.solver)
+            prepared.add(run.solver)
         return time.perf_counter() - started
 
+    if runs_before:
+        reset_own_peak()
     try:
-        record = work(say)
-        record.peak_memory_mb = round(own_peak_memory_mb(), 1)
+        record = run.work(say)
+        record.peak_memory_mb = round(own_peak_memory_mb(since_reset=runs_before > 0), 1)
+        record.runs_before_in_process = runs_before
         conn.send(record.to_dict())
     except UserError as error:
         conn.send({"__user_error__": error})
     except BaseException as error:  # report, never leave the parent without a record
         conn.send({"__error__": f"{type(error).__name__}: {error}"})
+
+
+def _worker(conn, runs: Sequence[IsolatedRun], first: int) -> None:
+    """A process that makes ``runs[first:]`` one after another, each announced before it starts."""
+    _own_group_and_signals()
+    prepared: set = set()
+    try:
+        for index in range(first, len(runs)):
+            conn.send({"__start__": index})
+            _serve(conn, runs[index], prepared, runs_before=index - first)
+            # The run's garbage is collected here, between runs, not in the next run's clock.
+            gc.collect()
     finally:
         conn.close()
 
@@ -191,6 +241,9 @@ def _watch(receiver, child, settings: RunSettings, loaded: dict,
                 payload = receiver.recv()
             except EOFError:  # the child died without a word
                 return None, None, peak
+            if "__start__" in payload:
+                loaded["started"] = True
+                continue
             if "__read__" in payload:
                 loaded.update(payload["__read__"])
                 _log.info("%s: data file read, loading the instance", loaded["instance"])
@@ -214,56 +267,132 @@ def _watch(receiver, child, settings: RunSettings, loaded: dict,
             return None, reason, peak
 
 
-def run_isolated(work: Callable[[Say], RunRecord], settings: RunSettings, blas,
-                 placeholder: Callable[[dict], RunRecord], helpers: tuple[int, ...] = (),
-                 solver: str | None = None) -> RunRecord:
-    """``work(say)`` in a forked child (the time limit covers all of it), returning its
-    record; `placeholder(loaded)` makes the record of a child that sent none (killed,
-    crashed or interrupted) from what it said before. Ctrl-C kills the child's group and
-    raises `Interrupted`; a `UserError` in the child is raised here. `helpers` are the
-    solver's helper processes that work for the child from outside its group (see the
-    module docstring). `solver`, a registered adapter's name, solves a tiny model in the
-    child before the run's clock (`core.warmup.prepared_child`)."""
+def run_isolated(run: IsolatedRun, blas) -> RunRecord:
+    """The run in a forked child (the time limit covers all of it, loading included),
+    returning its record. Ctrl-C kills the child's group and raises `Interrupted`; a
+    `UserError` in the child is raised here."""
+    settings, helpers = run.settings, run.helpers()
     receiver, sender = multiprocessing.Pipe(duplex=False)
     blas_threads_for_forked_runs(settings, blas)  # inherited by the child
-    child = _Forked(_child, (sender, work, solver))
-    peaks_reset = reset_peaks(helpers)  # a helper's peak since now is this run's
-    helper_cpu = cpu_seconds_of(helpers)
-    started = time.perf_counter()
-    loaded: dict = {}
+    child = _Forked(_child, (sender, run))
+    watch = _RunWatch(run, helpers)
     try:
         with _stop_signals_held():
             _start_in_own_group(child)
             sender.close()
-        payload, killed_for, peak = _watch(receiver, child, settings, loaded, helpers)
+        payload, killed_for, peak = _watch(receiver, child, settings, watch.loaded, helpers)
     except KeyboardInterrupt:
-        if child.pid is not None:  # None: stopped before the child was forked
-            _kill(child, helpers)
-            child.join()
-        record = placeholder(loaded)
-        record.status, record.killed = "interrupted", True
-        record.wall_time = time.perf_counter() - started
-        record.message = f"interrupted after {record.wall_time:.1f} s: the run's processes were killed"
-        raise Interrupted(record) from None
+        raise watch.interrupted(child) from None
     child.join()
-    if payload is not None and "__user_error__" in payload:
-        raise payload["__user_error__"]
-    if payload is not None and "__error__" not in payload:
-        record = RunRecord.from_dict(payload)
-        helper_peak = peak_mb(helpers) if peaks_reset else 0.0  # else: sampled only, in `peak`
+    outcome = watch.outcome(payload, killed_for, peak, child.exitcode)
+    if isinstance(outcome, UserError):
+        raise outcome
+    return outcome
+
+
+def run_in_turn(runs: Sequence[IsolatedRun], blas,
+                before_fork: Callable[[int], None] = lambda first: None) -> Iterator[RunRecord | UserError]:
+    """The `runs` made one after another in one forked process of its own group, watched as
+    `run_isolated` watches one: each run's record (or the `UserError` that stopped it), in
+    order. A run that was killed (time or memory limit) or crashed takes its process with it
+    and gets its record from outside; the runs after it get a new process. A process prepares
+    itself once per solver (`IsolatedRun.solver`), and collects a run's garbage after the run,
+    outside any clock; each record says how many runs its process made before it
+    (``runs_before_in_process``). `before_fork(first)` is called before the process that
+    makes ``runs[first:]`` is forked (a solver's start-up again where its helpers were killed).
+    Ctrl-C kills the process's group and raises `Interrupted` with the record of the run it
+    stopped."""
+    first = 0
+    while first < len(runs):
+        first = yield from _one_process(runs, first, blas, before_fork)
+
+
+def _one_process(runs: Sequence[IsolatedRun], first: int, blas,
+                 before_fork: Callable[[int], None]) -> Iterator[RunRecord | UserError]:
+    """Runs from ``runs[first]`` on in one forked process, until all are made or the process
+    ends; returns the index of the first run it did not make."""
+    before_fork(first)
+    helpers = [run.helpers() for run in runs[first:]]  # what the process inherits works for its runs
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    blas_threads_for_forked_runs(runs[first].settings, blas)  # inherited by the process
+    child = _Forked(_worker, (sender, runs, first))
+    index = first
+    try:
+        with _stop_signals_held():
+            _start_in_own_group(child)
+            sender.close()
+        while index < len(runs):
+            own = helpers[index - first]
+            watch = _RunWatch(runs[index], own)
+            try:
+                payload, killed_for, peak = _watch(receiver, child, runs[index].settings, watch.loaded, own)
+            except KeyboardInterrupt:
+                raise watch.interrupted(child) from None
+            if payload is None and not watch.loaded.get("started") and index > first:
+                break  # it ended between two runs: the next one gets a new process
+            ended = payload is None or killed_for is not None
+            if ended:
+                child.join()
+            outcome = watch.outcome(payload, killed_for, peak, child.exitcode, index - first)
+            index += 1
+            yield outcome
+            if ended:
+                break
+    finally:
+        if child.pid is not None and child.is_alive() and index < len(runs):  # left before its runs were made
+            _kill(child, tuple(set().union(*helpers)))
+        child.join()
+    return index
+
+
+class _RunWatch:
+    """This process's side of one isolated run: what it measures of the run's helpers from
+    outside, and what the run's process said about its instance (`loaded`)."""
+
+    def __init__(self, run: IsolatedRun, helpers: tuple[int, ...]) -> None:
+        self.run, self.helpers = run, helpers
+        self.peaks_reset = reset_peaks(helpers)  # a helper's peak since now is this run's
+        self.helper_cpu = cpu_seconds_of(helpers)
+        self.started = time.perf_counter()
+        self.loaded: dict = {}
+
+    def outcome(self, payload: dict | None, killed_for: str | None, peak: float,
+                exitcode: int | None, runs_before: int = 0) -> RunRecord | UserError:
+        """The run's record from what its process sent (None: nothing) and why it was killed;
+        `runs_before`: the runs its process made before it."""
+        if payload is not None and "__user_error__" in payload:
+            return payload["__user_error__"]
+        if payload is not None and "__error__" not in payload:
+            return self._completed(RunRecord.from_dict(payload), peak)
+        if killed_for is None:  # a helper may still be at the work of a process that sent no record
+            kill_and_wait(self.helpers)
+        record = self.run.placeholder(self.loaded)
+        record.runs_before_in_process = runs_before
+        record.wall_time = time.perf_counter() - self.started
+        record.peak_memory_mb = round(peak, 1) if peak else None
+        record.status, record.killed, record.message = _why_no_record(payload, killed_for, self.loaded, peak,
+                                                                      self.run.settings, exitcode)
+        return record
+
+    def _completed(self, record: RunRecord, peak: float) -> RunRecord:
+        """A run's own record with its helpers' memory and CPU added."""
+        helper_peak = peak_mb(self.helpers) if self.peaks_reset else 0.0  # else: sampled only, in `peak`
         record.peak_memory_mb = round(max((record.peak_memory_mb or 0.0) + helper_peak, peak), 1)
         if record.cpu_time is not None:
-            after = cpu_seconds_of(helpers)
-            record.cpu_time += sum(after[pid] - helper_cpu[pid] for pid in after if pid in helper_cpu)
+            after = cpu_seconds_of(self.helpers)
+            record.cpu_time += sum(after[pid] - self.helper_cpu[pid] for pid in after if pid in self.helper_cpu)
         return record
-    if killed_for is None:  # a helper may still be at the work of a child that sent no record
-        kill_and_wait(helpers)
-    record = placeholder(loaded)
-    record.wall_time = time.perf_counter() - started
-    record.peak_memory_mb = round(peak, 1) if peak else None
-    record.status, record.killed, record.message = _why_no_record(payload, killed_for, loaded, peak, settings,
-                                                                  child.exitcode)
-    return record
+
+    def interrupted(self, child) -> Interrupted:
+        """Ctrl-C: the run's processes killed, and its record saying so."""
+        if child.pid is not None:  # None: stopped before the child was forked
+            _kill(child, self.helpers)
+            child.join()
+        record = self.run.placeholder(self.loaded)
+        record.status, record.killed = "interrupted", True
+        record.wall_time = time.perf_counter() - self.started
+        record.message = f"interrupted after {record.wall_time:.1f} s: the run's processes were killed"
+        return Interrupted(record)
 
 
 def _why_no_record(payload: dict | None, killed_for: str | None, loaded: dict, peak: float,
@@ -326,10 +455,7 @@ def call_isolated(work: Callable[[], object], deadline: float | None = None) -> 
 
 
 def _call_child(conn, work: Callable[[], object]) -> None:
-    os.setpgrp()  # so that a kill reaches whatever the work starts
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+    _own_group_and_signals()
     try:
         conn.send(("result", work()))
     except UserError as error:  # the user's to fix: its own words, as a run's

@@ -188,11 +188,26 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + waited.ru_utime + waited.ru_stime + ticks / _TICKS
 
 
-def own_peak_memory_mb() -> float:
+def own_peak_memory_mb(since_reset: bool = False) -> float:
     """This process's peak resident memory plus the largest peak of the processes it started
     and waited for (solver executables), plus the peak of any helper process of its group
-    still running (the CP-SAT worker)."""
-    self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    children_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    still running (the CP-SAT worker). `since_reset`: this process's peak since
+    `reset_own_peak`, and the executables' only where their largest peak grew since then (the
+    kernel keeps one figure for all of them; the watching process samples the rest)."""
     helpers_kb = sum(_status_kb(pid, b"VmHWM:") for pid, _ in _helpers())
-    return (self_kb + children_kb + helpers_kb) / 1024
+    children_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if not since_reset:
+        return (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss + children_kb + helpers_kb) / 1024
+    grown_kb = children_kb if children_kb > _CHILDREN_PEAK_AT_RESET[0] else 0
+    return (_status_kb(os.getpid(), b"VmHWM:") + grown_kb + helpers_kb) / 1024
+
+
+_CHILDREN_PEAK_AT_RESET = [0]
+
+
+def reset_own_peak() -> None:
+    """Lower this process's peak resident memory (`own_peak_memory_mb(since_reset=True)`) to
+    what it holds now, and that of its helper processes (a run made after another in one
+    process)."""
+    reset_peaks((os.getpid(), *(pid for pid, _ in _helpers())))
+    _CHILDREN_PEAK_AT_RESET[0] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

@@ -113,6 +113,7 @@ class RunRecord:
     permutation: int = 0
     memory_limit_mb: float | None = None
     peak_memory_mb: float | None = None
+    runs_before_in_process: int | None = None
     message: str = ""
     check_errors: list[str] = field(default_factory=list)
     killed: bool = False
@@ -300,6 +301,13 @@ RUN_RECORD_SCHEMA: dict[str, Any] = {
                            "description": "peak resident memory of the run's process plus its solver processes "
                            "and the solver's helper processes working for it (MiB); null for runs that were not "
                            "isolated"},
+        "runs_before_in_process": {"type": ["integer", "null"], "minimum": 0,
+                                   "description": "how many runs the process that made this one had made before it "
+                                   "(a pipeline's batch makes its runs one after another in one forked process, "
+                                   "replaced after a run that was killed or crashed, unless the experiment says "
+                                   "processes: per_run): 0 for a run in a process of its own or the first of its "
+                                   "process; each run builds its own model and pays its own hand-over whatever "
+                                   "its process made before; null for a run made in the caller's process"},
         "message": {"type": "string", "description": "why a run failed or was killed"},
         "check_errors": {"type": "array", "items": {"type": "string"},
                          "description": "what the independent checker found wrong with the solution (empty: valid)"},

@@ -361,7 +361,7 @@ COLUMNS = ("puzzle", "instance", "formulation", "solver", "seed", "permutation",
            "presolved_variables", "presolved_rows", "presolved_nonzeros", "objective", "objective_sense",
            "objective_checked", "bound",
            "gap", "root_bound", "root_gap_closed", "progress_source", "primal_dual_integral", "primal_integral",
-           "peak_memory_mb", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",
+           "peak_memory_mb", "runs_before_in_process", "time_limit", "threads", "memory_limit_mb", "host", "message", "started_at",
            "size", "size_label", "known_solvable", "known_objective", "known_solvable_from", "known_objective_from")
 """The columns of the runs table (``tables/runs.csv``), one row per run (``known_*_from``: the
 file and field the known answer comes from; ``primal_integral``: against the instance's

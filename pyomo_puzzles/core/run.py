@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import socket
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator, Sequence
 
 from pyomo_puzzles.core import instances, parts, progress, registry, solvers
 from pyomo_puzzles.core.checking import attach_checked_solution
 from pyomo_puzzles.core.instances import Instance
-from pyomo_puzzles.core.isolation import GRACE_SECONDS, Interrupted, Say, run_isolated
+from pyomo_puzzles.core import isolation
+from pyomo_puzzles.core.isolation import GRACE_SECONDS, Interrupted, Say
 from pyomo_puzzles.core.models import abstract_model, build_model, choose_formulation, has_objective, objective_sense
 from pyomo_puzzles.core.processes import cpu_seconds
 from pyomo_puzzles.core.records import RunRecord, RunSettings, new_record
@@ -24,7 +26,7 @@ from pyomo_puzzles.core.solver_contract import relative_gap
 from pyomo_puzzles.core.warmup import blas_threads, prepared_process
 from pyomo_puzzles.errors import NotApplicable, UserError, failure_line
 
-__all__ = ["GRACE_SECONDS", "Interrupted", "run"]
+__all__ = ["GRACE_SECONDS", "Interrupted", "RunRequest", "run", "run_in_turn"]
 
 
 def run(instance: Instance | str | Path, formulation: str | None = None, solver: str | None = None,
@@ -52,24 +54,75 @@ def run(instance: Instance | str | Path, formulation: str | None = None, solver:
     if settings.memory_limit_mb is not None and not isolate:
         raise UserError("a memory limit needs an isolated run")
     blas = prepared_process()
-    known = solvers.is_known(solver)
-    startup = solvers.start_up(solver) if known else reference_start_up(solver)  # once per process, before any clock
     if isolate:
-        warmed = _warm_up_before_fork(instance, formulation, solver) if known else 0.0
-
-        def work(say: Say) -> RunRecord:
-            return _load_and_run(instance, formulation, solver, settings, time.perf_counter(), say)
-
-        record = run_isolated(work, settings, blas,
-                              lambda loaded: _placeholder(instance, loaded, formulation, solver, settings),
-                              solvers.helpers(solver) if known else (), solver if known else None)
+        startup, warmed = _before_fork(instance, formulation, solver)
+        record = isolation.run_isolated(_isolated(instance, formulation, solver, settings), blas)
         if warmed:
             record.prepare_time = (record.prepare_time or 0.0) + warmed
     else:
+        startup = _start_up(solver)
         with blas_threads(settings, blas):
             record = _load_and_run(instance, formulation, solver, settings, time.perf_counter())
     record.startup_time = startup
     return record
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """One run for `run_in_turn`: as the arguments of `run` say it (`solver` None: the default)."""
+
+    instance: Instance | str | Path
+    formulation: str | None
+    solver: str | None
+    settings: RunSettings
+
+
+def run_in_turn(requests: Sequence[RunRequest]) -> Iterator[RunRecord | UserError]:
+    """The runs of `requests` made one after another in one forked process, a new one after a
+    run that was killed or crashed (`core.isolation.run_in_turn`), each otherwise as `run`
+    makes an isolated one: its record, or the `UserError` that `run` would raise, in order.
+    Every run builds its own model and pays its own hand-over; what its process made before
+    it is the record's ``runs_before_in_process``. Ctrl-C raises `Interrupted`."""
+    solver_of = [request.solver or solvers.default_name() for request in requests]
+    before: list[tuple[float | None, float]] = [(None, 0.0)] * len(requests)
+
+    def before_fork(first: int) -> None:
+        for index in range(first, len(requests)):
+            before[index] = _before_fork(requests[index].instance, requests[index].formulation, solver_of[index])
+
+    isolated = [_isolated(r.instance, r.formulation, solver, r.settings) for r, solver in zip(requests, solver_of)]
+    for index, outcome in enumerate(isolation.run_in_turn(isolated, prepared_process(), before_fork)):
+        if isinstance(outcome, RunRecord):
+            outcome.startup_time, warmed = before[index]
+            if warmed:
+                outcome.prepare_time = (outcome.prepare_time or 0.0) + warmed
+        yield outcome
+
+
+def _start_up(solver: str) -> float | None:
+    """The solver's one-off start-up in this process (`RunRecord.startup_time`)."""
+    return solvers.start_up(solver) if solvers.is_known(solver) else reference_start_up(solver)
+
+
+def _before_fork(instance, formulation: str | None, solver: str) -> tuple[float | None, float]:
+    """What a run's process inherits, done here: the solver's start-up, and the formulation's
+    warm-up where the instance is loaded. Their seconds (start-up, warm-up)."""
+    startup = _start_up(solver)
+    return startup, _warm_up_before_fork(instance, formulation, solver) if solvers.is_known(solver) else 0.0
+
+
+def _isolated(instance, formulation: str | None, solver: str, settings: RunSettings) -> isolation.IsolatedRun:
+    """The run as its forked process makes it."""
+    known = solvers.is_known(solver)
+
+    def work(say: Say) -> RunRecord:
+        return _load_and_run(instance, formulation, solver, settings, time.perf_counter(), say)
+
+    def placeholder(loaded: dict) -> RunRecord:
+        return _placeholder(instance, loaded, formulation, solver, settings)
+
+    return isolation.IsolatedRun(work, settings, placeholder, (lambda: solvers.helpers(solver)) if known else tuple,
+                                 solver if known else None)
 
 
 _WARMED: dict[tuple[int, int], object] = {}
