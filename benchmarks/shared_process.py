@@ -8,7 +8,9 @@ with the two ways alternating. It prints, per solver and way, the medians over t
 the whole time a run costs the batch (elapsed / runs), and of the record's ``wall_time``,
 ``solver_time``, ``build_time`` and ``prepare_time``; the ratio of the shared process's to
 the own process's figures; and whether every run found the same answer with the same nodes
-both ways (the measure of the solver must not depend on what its process made before).
+both ways (the measure of the solver must not depend on what its process made before), and
+how much higher a run's peak memory is in the shared process than in its own (what the
+process holds from the runs before), over the instances, and for its first and last run.
 
 Run:  python benchmarks/shared_process.py [--rounds 3] [--solvers highs,scip,cbc]
 """
@@ -78,6 +80,12 @@ def main() -> int:
         ratios = {n: figures[True][n] / figures[False][n] if figures[False][n] else float("nan")
                   for n in ("whole", *FIELDS)}
         print(f"{solver:8} {'ratio':10} {ratios['whole']:7.2f} " + " ".join(f"{ratios[n]:13.2f}" for n in FIELDS))
+        grown = [shared.peak_memory_mb - own.peak_memory_mb for own, shared in zip(passes[False][-1][1], passes[True][-1][1])]
+        print(f"{solver:8} peak_memory_mb, per_batch minus per_run, the same instance: median {statistics.median(grown):+.1f}, "
+              f"largest {max(grown):+.1f}; first run of the process {grown[0]:+.1f}, last {grown[-1]:+.1f} "
+              f"(per_run median {statistics.median(r.peak_memory_mb for r in passes[False][-1][1]):.1f}); "
+              f"per_batch used {sum(r.runs_before_in_process == 0 for r in passes[True][-1][1])} processes for its "
+              f"{len(passes[True][-1][1])} runs")
         agree = all(answers(own) == answers(shared) for (_, own), (_, shared) in zip(passes[False], passes[True]))
         print(f"{solver:8} same answers and nodes both ways: {agree}")
         same = same and agree

@@ -90,7 +90,7 @@ class IsolatedRun:
 def _child(conn, run: IsolatedRun) -> None:
     _own_group_and_signals()
     try:
-        _serve(conn, run, set(), runs_before=0)
+        _serve(conn, run, _Prepared(), runs_before=0)
     finally:
         conn.close()
 
@@ -102,9 +102,38 @@ def _own_group_and_signals() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked by the parent around the fork
 
 
-def _serve(conn, run: IsolatedRun, prepared: set, runs_before: int) -> None:
-    """Make `run` in this process and send its record (or why there is none). `prepared`: the
-    solvers this process has prepared itself for (a process prepares once per solver)."""
+RETIRE_MB = 8.0
+"""A process that makes runs in turn ends after a run (the next run gets a new one) once it
+holds this much more resident memory, its garbage collected, than its preparation left it
+with: what it keeps from the runs before (freed memory the C allocator keeps, a solver's
+memory pools: SCIP's after one large IQ Twist model, about 50 MiB) is counted in the peak
+memory of every run after them (`benchmarks/shared_process.py`)."""
+
+
+class _Prepared:
+    """What a run's process has prepared itself for (`core.warmup.prepared_child`, once per
+    solver), and the resident memory that preparing left it with (MiB)."""
+
+    def __init__(self) -> None:
+        self.solvers: set[str | None] = set()
+        self.resident_mb = 0.0
+
+    def prepare(self, solver: str | None) -> None:
+        if solver in self.solvers:
+            return
+        before = rss_mb((os.getpid(),))
+        prepared_child(solver)
+        after = rss_mb((os.getpid(),))
+        self.resident_mb = after if not self.solvers else self.resident_mb + after - before
+        self.solvers.add(solver)
+
+    def holds_too_much(self) -> bool:
+        """Whether this process keeps more than `RETIRE_MB` from the runs it made."""
+        return rss_mb((os.getpid(),)) > self.resident_mb + RETIRE_MB
+
+
+def _serve(conn, run: IsolatedRun, prepared: _Prepared, runs_before: int) -> None:
+    """Make `run` in this process and send its record (or why there is none)."""
 
     def say(kind: str, facts: dict) -> float:
         conn.send({f"__{kind}__": facts})  # first: a solver that crashes in the warm-up below crashed after loading
@@ -114,9 +143,7 @@ def _serve(conn, run: IsolatedRun, prepared: set, runs_before: int) -> None:
         # Everything so far (imports, the instance) lives as long as this process: without
         # this, the run's first full collection walks all of it (80 ms in a pipeline job).
         gc.freeze()
-        if run.solver not in prepared:
-            prepared_child(run.solver)
-            prepared.add(run.solver)
+        prepared.prepare(run.solver)
         return time.perf_counter() - started
 
     if runs_before:
@@ -133,15 +160,18 @@ def _serve(conn, run: IsolatedRun, prepared: set, runs_before: int) -> None:
 
 
 def _worker(conn, runs: Sequence[IsolatedRun], first: int) -> None:
-    """A process that makes ``runs[first:]`` one after another, each announced before it starts."""
+    """A process that makes ``runs[first:]`` one after another, each announced before it
+    starts, until it holds too much from the runs it made (`RETIRE_MB`)."""
     _own_group_and_signals()
-    prepared: set = set()
+    prepared = _Prepared()
     try:
         for index in range(first, len(runs)):
             conn.send({"__start__": index})
             _serve(conn, runs[index], prepared, runs_before=index - first)
             # The run's garbage is collected here, between runs, not in the next run's clock.
             gc.collect()
+            if prepared.holds_too_much():
+                break
     finally:
         conn.close()
 
@@ -329,7 +359,8 @@ def _one_process(runs: Sequence[IsolatedRun], first: int, blas,
             except KeyboardInterrupt:
                 raise watch.interrupted(child) from None
             if payload is None and not watch.loaded.get("started") and index > first:
-                break  # it ended between two runs: the next one gets a new process
+                child.join()  # it ended between two runs (`RETIRE_MB`): the next one gets a new process
+                break
             ended = payload is None or killed_for is not None
             if ended:
                 child.join()
