@@ -10,7 +10,9 @@ at git revision REF, run one after the other on the same machine:
 - the sums of the records' ``wall_time``, ``load_time``, ``prepare_time`` (a forked run's
   preparation before its clock, part of ``load_time`` before it had its own field) and
   ``solver_time``, and the median ``load_time`` per solver;
-- the jobs Snakemake ran (batches), the report stage's own time (its log's "done in"), and
+- the jobs Snakemake ran (batches), the processes forked for runs (a batch makes its runs in
+  turn in one process, replaced after a killed or crashed run or one that left it holding
+  too much; a process of its own per run before), the report stage's own time (its log's "done in"), and
   the peak resident memory of any one process of the pipeline.
 
 Run:  python benchmarks/scale.py [--seeds 10] [--compare REF] [--keep DIR] [--batch N]
@@ -71,6 +73,9 @@ def pipeline(tree: Path, env: dict, seeds: int, results: Path, batch: int | None
             "wall": runs["wall_time"].sum(), "load": runs["load_time"].sum(), "solver": runs["solver_time"].sum(),
             "prepare": runs["prepare_time"].sum() if "prepare_time" in runs else float("nan"),
             "load_median": runs.groupby("solver")["load_time"].median().to_dict(),
+            # a run whose process made none before it started a process (before the field: every run)
+            "processes": int((runs["runs_before_in_process"] == 0).sum()) if "runs_before_in_process" in runs
+            else len(runs),
             "jobs": len(list((results / "batches").glob("*.json"))),
             "report": float(report[-1]) if report else float("nan"),
             "peak_mib": max(peak, before) / 1024}
@@ -89,6 +94,7 @@ def show(results: dict[str, dict]) -> None:
             *[(f"median load_time {s} [ms]", lambda r, s=s: f"{1000 * r['load_median'].get(s, float('nan')):.1f}")
               for s in SOLVERS],
             ("jobs (batches)", lambda r: str(r["jobs"])),
+            ("run processes forked", lambda r: str(r["processes"])),
             ("report stage [s]", lambda r: f"{r['report']:.1f}"),
             ("peak RSS of one process [MiB]", lambda r: f"{r['peak_mib']:.0f}")]
     width = max(len(label) for label, _ in rows)

@@ -1,8 +1,11 @@
 """What the pipeline's Snakemake jobs run (`workflows/scripts/*.py` call one function each):
 thin wrappers around the API and the results folder (`core.results`).
 
-Runs are done in batches (one Python start-up per batch, see `experiment.batches`). A
-batch writes each run's record atomically as soon as the run ends, and keeps a record that
+Runs are done in batches (one Python start-up per batch, see `experiment.batches`), whose
+runs are made one after another in one forked process (`runs_in_turn`; a new process after
+a run that was killed or crashed), or with ``processes: per_run`` each in a process of its
+own (`run_one`). A batch writes each run's record atomically as soon as the run ends, and
+keeps a record that
 already exists when its fingerprint (`run_fingerprint`: instance data, the formulation's
 and the family's code, package and solver versions, settings) is the one the run would
 have now, so an interrupted pipeline resumes without redoing finished runs and a changed
