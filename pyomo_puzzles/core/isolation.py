@@ -146,11 +146,10 @@ def _serve(conn, run: IsolatedRun, prepared: _Prepared, runs_before: int) -> Non
         prepared.prepare(run.solver)
         return time.perf_counter() - started
 
-    if runs_before:
-        reset_own_peak()
+    reset = reset_own_peak()  # the peak of the runs before is not this run's
     try:
         record = run.work(say)
-        record.peak_memory_mb = round(own_peak_memory_mb(since_reset=runs_before > 0), 1)
+        record.peak_memory_mb = round(own_peak_memory_mb(since_reset=reset), 1)
         record.runs_before_in_process = runs_before
         conn.send(record.to_dict())
     except UserError as error:

@@ -205,9 +205,12 @@ def own_peak_memory_mb(since_reset: bool = False) -> float:
 _CHILDREN_PEAK_AT_RESET = [0]
 
 
-def reset_own_peak() -> None:
+def reset_own_peak() -> bool:
     """Lower this process's peak resident memory (`own_peak_memory_mb(since_reset=True)`) to
-    what it holds now, and that of its helper processes (a run made after another in one
-    process)."""
-    reset_peaks((os.getpid(), *(pid for pid, _ in _helpers())))
+    what it holds now, and that of its helper processes: a run's peak counts from the run's
+    start, not from the runs its process made before. False if this process's peak could not
+    be reset."""
+    done = reset_peaks((os.getpid(),))
+    reset_peaks(tuple(pid for pid, _ in _helpers()))
     _CHILDREN_PEAK_AT_RESET[0] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return done
