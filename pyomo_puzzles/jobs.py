@@ -255,7 +255,7 @@ def solve_batch(smk: Any) -> None:
                 todo.append((item, path, fingerprint, why))
             done.append(str(path))
         items = [item for item, *_ in todo]
-        if getattr(smk.params, "processes", "per_batch") == "per_run":
+        if settings.get("processes", "per_batch") == "per_run":
             records = runs_one_by_one(items, results, settings, instances)
         else:
             records = runs_in_turn(items, results, settings, instances)

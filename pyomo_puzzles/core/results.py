@@ -232,7 +232,13 @@ def _method_fingerprint(item: Run, family: registry.Family, settings: dict) -> d
     """The part of a run's fingerprint that is not its instance's data."""
     return {**_code_fingerprint(family, item.formulation, item.solver),
             "settings": {**{k: settings.get(k) for k in SETTINGS}, "seed": item.seed,
-                         "permutation": item.permutation}}
+                         "permutation": item.permutation, **_processes(settings)}}
+
+
+def _processes(settings: dict) -> dict:
+    """How a pipeline makes its runs (``processes``: a batch's runs in one process or each in
+    its own), where the settings say: a run's times are measured otherwise, so a change redoes it."""
+    return {"processes": settings["processes"]} if "processes" in settings else {}
 
 
 def _code_fingerprint(family: registry.Family, formulation: str, solver: str | None) -> dict:

@@ -29,7 +29,7 @@ def parquet_output():
 BATCHES = experiment.batches(RUNS, experiment.batch_size(config["batch"], len(RUNS)), config["order_seed"])
 GENERATED_BY_NAME = {g.name: g for g in GENERATED}
 GENERATED_SPECS = [{"generator": g.generator, "seed": g.seed, "options": dict(g.options)} for g in GENERATED]
-SETTINGS = {key: config[key] for key in jobs.SETTINGS}
+SETTINGS = {**{key: config[key] for key in jobs.SETTINGS}, "processes": config["processes"]}
 COUNT_SETTINGS = {key: config.get("counts", {}).get(key) for key in jobs.COUNT_SETTINGS}
 
 

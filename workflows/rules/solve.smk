@@ -28,7 +28,6 @@ rule solve_batch:
         runs=batch_runs,
         results=lambda w, output: os.path.dirname(os.path.dirname(output.manifest)),
         settings=SETTINGS,
-        processes=config["processes"],
         # what the runs depend on (instances, the formulation's and the family's code, package and solver versions):
         # a change reruns the batch, which redoes the changed runs and keeps the others
         fingerprint=batch_fingerprint,
