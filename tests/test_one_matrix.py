@@ -234,13 +234,13 @@ def test_one_off_sessions_in_a_row_answer_as_a_fresh_solver_does(solver):
 
 @pytest.mark.parametrize("route", ["scipy", "numpy"])
 def test_the_shared_transpose_gives_each_rows_columns_in_order(route, monkeypatch):
-    """`solvers._common.by_rows`, the one column-to-row transpose of the adapters, by scipy's
+    """`by_rows` (`core.binding`), the one column-to-row transpose of the adapters, by scipy's
     routine where scipy is loaded and by numpy's sort where not: both as scipy's own `tocsr`."""
     import sys
 
     import scipy.sparse as sp
 
-    from pyomo_puzzles.solvers._common import by_rows
+    from pyomo_puzzles.contract.solvers import by_rows
 
     if route == "numpy":
         monkeypatch.delitem(sys.modules, "scipy.sparse._sparsetools")
@@ -253,8 +253,8 @@ def test_the_shared_transpose_gives_each_rows_columns_in_order(route, monkeypatc
 
 
 def test_the_shared_row_senses():
-    """`solvers._common.row_senses`: equal, at most, at least, range, free (at the infinity)."""
-    from pyomo_puzzles.solvers._common import row_senses
+    """`row_senses` (`core.binding`): equal, at most, at least, range, free (at the infinity)."""
+    from pyomo_puzzles.contract.solvers import row_senses
 
     inf = float("inf")
     sense, rhs, span = row_senses([2, -inf, 1, -1, -inf], [2, 5, inf, 3, inf], 1e20)

@@ -217,7 +217,7 @@ def test_cpsat_worker_is_reused_replaced_when_dead_and_reports_bad_models(tmp_pa
                                                    "row_lower": [0.0], "row_upper": [1.0],
                                                    "col_lower": [0.0], "col_upper": [1.0], "cost": [1.0],
                                                    "integer": [1]})
-    assert answer is None and failure and "indices must be < 1" in failure, failure
+    assert answer is None and failure and "the matrix's arrays do not fit together" in failure, failure
     assert WORKER._process.poll() is None  # a bad model does not end the worker
 
 

@@ -1,27 +1,9 @@
-"""C calls in loops compiled once per process: an adapter hands a model to a C library with
-one ctypes call per kind of C call (bounds of every row, every variable), not one per row
-and column.
-
-Why: a ctypes call costs 0.3 to 1 µs (argument conversion, libffi), more than the C
-function it calls when that function stores a bound. On a median part of
-``rubik/cube3_htm_depth_11_3`` (1,478 columns, 1,543 rows) SCIP's three calls per variable
-and per row took 10 to 11 ms from Python and 1.5 to 1.7 ms in these loops (SCIP's own work
-is most of that); GLPK's calls per row and per column took 4.5 to 4.8 ms from Python and
-0.6 ms in these loops, checks and ``glp_load_matrix`` included.
-
-How: the loops are LLVM IR (below), compiled into this process's memory by llvmlite, numba's
-code generator (a declared dependency, bounded to the release tested here: `TESTED`); the C
-functions they call arrive as addresses, and each is checked against the prototype its loop
-calls it with (`CALLEES`: the library's ctypes declaration must be the same, or the call is
-refused). Not numba itself: importing it takes 0.8 to 1.1 s, llvmlite 0.08
-to 0.13 s and compiling these loops 0.03 s, paid once per process by the adapters' warm-up
-(`loops`), which forked runs inherit. Without llvmlite, or where its LLVM rejects this IR
-(opaque pointers: LLVM 15 or newer), with an untested llvmlite, or with
+"""C calls in loops compiled once per process (llvmlite, LLVM IR): an adapter hands a model
+to a C library with one ctypes call per kind of C call, not one per row and column. Each C
+function is checked against the prototype its loop calls (`CALLEES`). Without llvmlite of a
+tested release (`TESTED`), where its LLVM rejects the IR, or with
 ``PYOMO_PUZZLES_COMPILED_LOOPS=off``, `loops` is None and the adapters loop in Python; `path`
-says which (GLPK's and SCIP's version in each record names it).
-
-The loops check nothing: every array is checked here (type, length, contiguity), and what a
-C library would abort on is checked by the adapter before (`_matrix.check_form`).
+says which. Why: docs/solver_bindings.md.
 """
 
 from __future__ import annotations
@@ -33,18 +15,10 @@ from typing import Callable
 
 import numpy as np
 
-SWITCH = "PYOMO_PUZZLES_COMPILED_LOOPS"
-"""``off``: no compiled loops, the adapters call the C functions from Python."""
-
-TESTED = ("0.50",)
-"""The llvmlite releases (major.minor) whose LLVM compiles this IR as it was measured."""
-
-_TYPES = {"i": ("i32", np.int32, ctypes.c_int), "d": ("double", np.float64, ctypes.c_double)}
-"""A loop's element kinds: C ``int`` and ``double``, in the IR, numpy and ctypes."""
-
-EACH_KINDS = ("iidd", "id", "ii")
-"""The `Loops.each` signatures compiled: GLPK's bound setters (row or column, type, lower,
-upper), objective coefficients (column, value) and column kinds (column, kind)."""
+SWITCH = "PYOMO_PUZZLES_COMPILED_LOOPS"  # "off": the adapters call the C functions from Python
+TESTED = ("0.50",)  # the llvmlite releases (major.minor) whose LLVM compiles this IR as measured
+_TYPES = {"i": ("i32", np.int32, ctypes.c_int), "d": ("double", np.float64, ctypes.c_double)}  # IR, numpy, ctypes
+EACH_KINDS = ("iidd", "id", "ii")  # `Loops.each`'s: GLPK's bounds (index, type, lower, upper), costs, column kinds
 
 
 def _each_ir(kinds: str) -> str:
@@ -93,10 +67,9 @@ done:
 """
 
 def _scip_ir(name: str, arrays: str, create: str, keep: str = "") -> str:
-    """``<name>(create, add, release, scip, n, <arrays>)``: for each k < n, `create` (IR that
-    sets ``%created`` from the create function, the object into ``%made.ptr``), then SCIP's
-    add and release functions; `keep` stores ``%made`` before it is released. Returns the
-    objects added: n, or the k at which a call did not return SCIP_OKAY (1)."""
+    """``<name>(create, add, release, scip, n, <arrays>)``: for each k < n, `create` (IR setting
+    ``%created``, the object in ``%made.ptr``), add, `keep`, release. Returns the objects added:
+    n, or the k at which a call did not return SCIP_OKAY (1)."""
     return f"""
 define i64 @{name}(ptr %create, ptr %add, ptr %release, ptr %scip, i64 %n, {arrays}) {{
 entry:
@@ -185,8 +158,7 @@ CALLEES = {  # loop: the (result, arguments) of each C function it calls, as cty
     "scip_add_rows": ((ctypes.c_int, [_P, _CONS, ctypes.c_char_p, ctypes.c_int, _P, _P, ctypes.c_double,
                                       ctypes.c_double]), (ctypes.c_int, [_P, _P]), (ctypes.c_int, [_P, _CONS])),
 }
-"""The C prototypes the IR calls (its ``call`` instructions), checked against the library's
-declarations at every call of a loop: a library whose table says otherwise is refused."""
+"""The C prototypes the IR calls, checked against the library's declarations at every call."""
 
 
 def _addresses(loop: str, functions: tuple) -> list[int]:
@@ -256,8 +228,7 @@ class Loops:
 
 
 def loops() -> Loops | None:
-    """The loops compiled (once per process), or None where they cannot be (see the module
-    docstring): the callers then loop in Python."""
+    """The loops compiled (once per process), or None where they cannot be."""
     return _compiled()[0]
 
 

@@ -1,34 +1,9 @@
-"""Solve integer programs given as arrays with OR-Tools CP-SAT, in a process of its own.
-
-OR-Tools and highspy bundle incompatible native libraries, so the framework never imports
-OR-Tools itself: the `cpsat` adapter sends the model's matrix (`core.linear_form`) to a
-worker process started as ``python -m pyomo_puzzles.solvers._cpsat_worker``. The worker
-imports OR-Tools, writes ``ready`` on its standard output, then answers one request at a
-time on its standard input with one line on its standard output, ``<id> <answer>`` (a
-solve's column values follow it as raw bytes) or ``<id> error: <reason>``, and stops when
-its input closes. Importing OR-Tools takes most of
-a second, so one worker serves all the models of a process (a staged run solves up to a
-hundred) and, started by a batch process before it forks its runs, all the runs of the
-batch (`cpsat._Worker`).
-
-A request is one JSON line (id, and ``solve`` or ``enumerate`` with the request's numbers)
-whose ``frame`` lists arrays as ``[name, numpy dtype, length]``; their raw bytes follow the
-line, back to back in that order (a 2,000-column model's arrays: 0.1 ms to send and read,
-against about 14 ms as JSON lists and 2 ms as base64 text in the line), written by the asker
-in one system call and read here in one. The arrays are a `LinearForm`'s: ``start``, ``index``, ``value``
-(the matrix by columns), ``row_lower``, ``row_upper``, ``col_lower``, ``col_upper``,
-``cost``, ``integer``, and, for rows added since (no-good cuts), ``cut_start``,
-``cut_index``, ``cut_value``, ``cut_lower``, ``cut_upper`` (by rows).
-
-``solve`` (with offset, maximise, and CP-SAT's parameters by their names) fills OR-Tools' linear
-model from the arrays in one call and solves it with CP-SAT (model_builder's "sat", which
-scales fractional coefficients and takes continuous columns as CP-SAT's own MIP reader
-does). The answer, in JSON: status, objective, bound (both with the offset), the solve's
-seconds, and how many column values follow the line as float64 bytes (none without a solution).
-
-``enumerate`` (with CP-SAT's parameters; `enumerate_all`) asks for every solution: each one is
-a line ``<id>+ <nonzero columns>`` as CP-SAT finds it, then the answer line. A SIGUSR1 asks
-the worker to stop such a search at its next solution.
+"""The CP-SAT worker: ``python -m pyomo_puzzles.solvers._cpsat_worker`` imports OR-Tools,
+writes ``ready``, then answers requests (a JSON line, the arrays it frames as raw bytes after
+it) with a line ``<id> <answer>`` (a solve's column values after it as float64 bytes) or
+``<id> error: <reason>``, until its input closes. ``solve`` fills OR-Tools' linear model from
+the arrays and solves it with CP-SAT; ``enumerate`` sends each solution as a line
+``<id>+ <nonzero columns>``, and SIGUSR1 stops it. The protocol in full: docs/solver_bindings.md.
 """
 
 from __future__ import annotations
@@ -42,19 +17,14 @@ import time
 
 import numpy as np
 
-from pyomo_puzzles.solvers._common import by_rows
 
 STATUSES = {"OPTIMAL": "optimal", "FEASIBLE": "feasible", "INFEASIBLE": "infeasible"}
 
-SPENT: list = []
-"""The last solve's model and solver, freed once its answer is written: freeing a model of
-a few thousand columns takes up to half a millisecond that the asker need not wait for."""
+SPENT: list = []  # the last solve's model and solver, freed once its answer is written
 
 
 def read_frame(stream, frame: list) -> dict:
-    """The arrays a request's ``frame`` lists, read in one go from the bytes that follow its
-    line into one buffer, each array a view of it (the asker sends the arrays of wider types
-    first, so that each view is aligned)."""
+    """The arrays a request's ``frame`` lists, read in one go into one buffer, each a view of it."""
     kinds = [(name, np.dtype(dtype), int(length)) for name, dtype, length in frame]
     data = np.empty(sum(kind.itemsize * length for _, kind, length in kinds), dtype=np.uint8)
     if stream.readinto(data) != len(data):
@@ -68,43 +38,27 @@ def read_frame(stream, frame: list) -> dict:
 
 
 def matrix(arrays: dict):
-    """The constraint matrix by rows (scipy, as OR-Tools takes it): the form's columns, then
+    """The constraint matrix by rows (scipy's, as OR-Tools takes it): the form's columns, then
     the cuts; arrays that do not fit together are refused (ValueError) before any native code
     reads past them."""
     import scipy.sparse as sp  # imported at start (`serve`)
 
     rows, columns = len(arrays["row_lower"]), len(arrays["col_lower"])
-    _same_length(arrays, rows, ("row_upper",))
-    _same_length(arrays, columns, ("col_upper", "cost", "integer"))
-    _check_compressed(arrays["start"], arrays["index"], arrays["value"], columns, rows, "row")
-    start, index, value = by_rows(arrays["start"], arrays["index"], arrays["value"], rows)
-    if "cut_lower" in arrays:
-        cuts = len(arrays["cut_lower"])
-        _same_length(arrays, cuts, ("cut_upper",))
-        _check_compressed(arrays["cut_start"], arrays["cut_index"], arrays["cut_value"], cuts, columns, "column")
-        start = np.concatenate([start, start[-1] + arrays["cut_start"][1:]])
-        index, value = np.concatenate([index, arrays["cut_index"]]), np.concatenate([value, arrays["cut_value"]])
-        rows += cuts
-    return sp.csr_matrix((value, index, start), shape=(rows, columns), copy=False)
-
-
-def _check_compressed(start, index, value, lines: int, size: int, kind: str) -> None:
-    """Refuse (ValueError) a compressed matrix of `lines` columns or rows whose arrays do not
-    fit together, or whose entries' `kind` indices are not in range(`size`)."""
-    if len(start) != lines + 1 or start[0] != 0 or start[-1] != len(index) or len(value) != len(index):
-        raise ValueError(f"the starts, {kind} indices and values of {lines} lines do not fit together")
-    if (start[1:] < start[:-1]).any():
-        raise ValueError("the starts decrease")
-    if len(index) and index.min() < 0:
-        raise ValueError(f"{kind} indices must be >= 0")
-    if len(index) and index.max() >= size:
-        raise ValueError(f"{kind} indices must be < {size}")
-
-
-def _same_length(arrays: dict, length: int, names: tuple) -> None:
-    for name in names:
-        if len(arrays[name]) != length:
-            raise ValueError(f"{name} has {len(arrays[name])} entries, not {length}")
+    cuts = len(arrays.get("cut_lower", ()))
+    for name, length in (("row_upper", rows), ("col_upper", columns), ("cost", columns), ("integer", columns),
+                         ("cut_upper", cuts)):
+        if len(arrays.get(name, ())) != length:
+            raise ValueError(f"{name} has {len(arrays.get(name, ()))} entries, not {length}")
+    try:
+        parts = [sp.csc_matrix((arrays["value"], arrays["index"], arrays["start"]), shape=(rows, columns))]
+        if cuts:
+            parts.append(sp.csr_matrix((arrays["cut_value"], arrays["cut_index"], arrays["cut_start"]),
+                                       shape=(cuts, columns)))
+        for part in parts:
+            part.check_format(full_check=True)  # indices in range, starts that do not decrease
+    except ValueError as error:
+        raise ValueError(f"the matrix's arrays do not fit together ({error})") from None
+    return sp.vstack(parts, format="csr") if cuts else parts[0].tocsr()
 
 
 def linear_model(arrays: dict, offset: float = 0.0, maximise: bool = False):
@@ -179,16 +133,11 @@ def _add_row(model, cp_model, terms: list, lo: float, hi: float) -> bool:
 
 
 def enumerate_all(problem: dict, emit, parameters: dict | None = None) -> dict:
-    """Every feasible point of the integer program `problem` (a `LinearForm`'s arrays: start,
-    index, value, row_lower, row_upper, col_lower, col_upper, as numpy), the objective ignored, by
-    CP-SAT's search for all solutions (one search worker, as that search needs). An exact
-    cover (binary columns, every row a sum equal to one, or at most one) is searched as
-    dancing links searches it: a fixed search that takes the columns by the first row they
-    cover and tries each at one first (the first item still to cover, each of its options;
-    4x15 pentominoes up to symmetry: 1.7 s, against 8.4 s by CP-SAT's default search). Each point
-    goes to ``emit`` as its nonzero columns ``[[column, value], ...]`` as it is found. The
-    answer: status (``complete``, ``stopped``, ``time_limit``), points, seconds. `parameters`:
-    CP-SAT's own (the adapter's `Options`: time limit, seed)."""
+    """Every feasible point of the integer program `problem` (a `LinearForm`'s arrays), the
+    objective ignored, by CP-SAT's search for all solutions, one search worker; an exact cover
+    searched as dancing links searches it. Each point goes to ``emit`` as its nonzero columns
+    ``[[column, value], ...]``. The answer: status (``complete``, ``stopped``, ``time_limit``),
+    points, seconds."""
     from ortools.sat.python import cp_model  # OR-Tools: only ever in the worker process
 
     STOP["asked"] = False
@@ -249,12 +198,8 @@ def enumerate_all(problem: dict, emit, parameters: dict | None = None) -> dict:
 
 
 KEPT_MEMORY = 8 * 2**20
-"""Resident memory beyond what the worker held when ready that it may keep after an answer.
-Past it, the memory the model took goes back to the system: a worker that serves a batch's
-runs would otherwise keep tens of MiB of a large model, and each later run's memory (its peak,
-its limit) would count them. Below it (a small model leaves about 4 MiB), giving it back would
-cost the next model a page fault for each page it takes again (a Rubik stage model: about 90
-while it is read and built, 220 while it is solved; about 3 us each in a virtual machine)."""
+"""Resident memory beyond what the worker held when ready that it may keep after an answer;
+past it, it gives memory back (docs/solver_bindings.md: why 8 MiB)."""
 
 
 def _memory_returner():
@@ -275,8 +220,7 @@ def _resident_bytes() -> int:
 
 
 def serve() -> None:
-    """Say ``ready`` once OR-Tools is imported, then answer requests (see the module
-    docstring) on standard input until it closes."""
+    """Say ``ready`` once OR-Tools is imported, then answer requests until standard input closes."""
     requests, replies = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # whatever the solver prints goes to standard error, not into the replies
     import scipy.sparse  # noqa: F401 - the matrix's form for OR-Tools: before the first request, not in its time

@@ -1,31 +1,6 @@
 """SCIP's C API through ctypes, on the library PySCIPOpt's wheel bundles: a `LinearForm`
-handed to SCIP three C calls per variable and per row, made in loops compiled once per
-process (`_c_loops`, where llvmlite is installed; from Python otherwise), and read back in
-one call.
-
-Why not PySCIPOpt's own interface: it takes rows only as `Expr` objects (one Python object
-per term, normalised in Python), and its matrix API (`addMatrixVar`, `addMatrixCons`)
-builds the same `Expr` per row. On a median part of ``rubik/cube3_htm_depth_11_3`` (1,478
-columns, 1,506 rows, 4,730 entries) that took 143 ms per row through `addCons` and 186 ms
-through `addMatrixCons`, against 8 to 15 ms through ctypes (`SCIPcreateVarBasic`,
-`SCIPaddVar`, `SCIPcreateConsBasicLinear`, `SCIPaddCons`). SCIP reading the same model
-from an MPS file takes 3 to 6 ms itself, and writing that file from numpy as much again:
-no faster, and it would add text formatting to get wrong (measured for issue 44, on a
-shared machine: the ratios held, the milliseconds varied by up to a factor of three with
-its load).
-
-Where a hand-over's time goes now (a median part of that instance: 1,478 columns, 1,543
-rows; medians on the same shared machine): SCIP's own work creating the problem, measured
-in a C loop, 1.1 to 1.3 ms (variables 0.4 to 0.55 ms, rows 0.5 to 0.55 ms), the same calls
-from Python 10 to 11 ms (ctypes' argument conversion, about 1 µs per call, 9,000 calls); and
-SCIP freeing the solved problem when the session ends, 1.0 ms for the transformed problem
-and 0.35 ms for the original: SCIP's own work again, which no C call avoids. Variables are
-named "" (as rows are): SCIP then neither prints a name for each (``_var%d_``) nor hashes
-it, 0.3 ms less per model; nothing here looks a variable up by name.
-
-Creating a SCIP instance with its default plugins costs 11 to 15 ms: more than loading a
-small model. Instances are therefore kept (`take`, `give_back`): a session takes an idle
-one, and its problem is freed and its parameters reset when the session is done with it.
+handed to SCIP three C calls per variable and per row (in `_c_loops` where they compile),
+read back in one call; SCIP instances kept between sessions. Why: docs/solver_bindings.md.
 """
 
 from __future__ import annotations
@@ -38,8 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from pyomo_puzzles.contract.solvers import Kept
-from pyomo_puzzles.solvers._common import by_rows, clipped, declare, require_tested
+from pyomo_puzzles.contract.solvers import Kept, by_rows, clipped, declare, require_tested
 from pyomo_puzzles.solvers._c_loops import loops
 
 _OKAY = 1  # SCIP_RETCODE SCIP_OKAY
@@ -50,7 +24,7 @@ _PROBLEM = 1  # SCIP_STAGE_PROBLEM: the original problem, before any transformat
 _P = ctypes.c_void_p
 _D = ctypes.c_double
 
-_SIGNATURES = {  # name: (result, arguments), as `_common.declare` takes them
+_SIGNATURES = {  # name: (result, arguments), as `declare` takes them
     "SCIPinfinity": (_D, [_P]),
     "SCIPgetNVars": (ctypes.c_int, [_P]),
     "SCIPgetNConss": (ctypes.c_int, [_P]),
@@ -81,8 +55,7 @@ _SIGNATURES = {  # name: (result, arguments), as `_common.declare` takes them
 }
 
 
-TESTED = ("10.0",)
-"""The SCIP releases (major.minor) whose functions `_SIGNATURES` declares as they are there."""
+TESTED = ("10.0",)  # the SCIP releases (major.minor) whose functions `_SIGNATURES` declares
 
 
 @lru_cache(maxsize=None)
@@ -120,14 +93,11 @@ def _new_instance():
     return pyscipopt.Model()
 
 
-INSTANCES = Kept(_new_instance, survives_fork=True)
-"""SCIP instances with their plugins, no problem, default parameters, ready to be taken
-(11 to 15 ms to make one): plain memory, so a run forked from a batch takes its parent's."""
+INSTANCES = Kept(_new_instance, survives_fork=True)  # idle instances: plain memory, a forked run takes its parent's
 
 
 def take(quiet: dict):
-    """An idle SCIP instance (a new one if none is idle) with an empty problem and the
-    parameters `quiet` set."""
+    """An idle SCIP instance (or a new one) with an empty problem and the parameters `quiet`."""
     model = INSTANCES.take()
     for key, value in quiet.items():
         model.setParam(key, value)
@@ -136,8 +106,7 @@ def take(quiet: dict):
 
 
 def give_back(model) -> None:
-    """Free the problem of `model`, reset its parameters and keep it for the next session
-    (an instance that cannot be freed is dropped)."""
+    """Free the problem of `model`, reset its parameters and keep it (else drop it)."""
     try:
         model.freeProb()
         model.resetParams()
@@ -147,8 +116,7 @@ def give_back(model) -> None:
 
 
 def keep_one() -> None:
-    """Create an idle instance now and compile the hand-over's loops (`_c_loops`): a warm-up,
-    so that runs forked afterwards find both."""
+    """Create an idle instance and compile the hand-over's loops, for the runs forked afterwards."""
     loops()
     if not len(INSTANCES):
         INSTANCES.give_back(_new_instance())
@@ -202,9 +170,8 @@ class Problem:
         return np.array(made, dtype=np.uintp)
 
     def _add_rows(self, start, index, value, lower, upper) -> None:
-        """Rows in compressed-row form, in a compiled loop where there is one (`_c_loops`); a
-        row without entries is a linear constraint over no variable, which SCIP decides in
-        presolving."""
+        """Rows in compressed-row form, in a compiled loop where there is one (a row without
+        entries is a constraint over no variable, which SCIP's presolving decides)."""
         start = np.ascontiguousarray(start, dtype=np.int64)
         row_vars = np.ascontiguousarray(self.variables[np.asarray(index, dtype=np.intp)])
         coefficients = np.ascontiguousarray(value, dtype=np.float64)
@@ -259,8 +226,7 @@ class Problem:
             self.lower[j], self.upper[j] = low, high
 
     def solved_size(self) -> tuple[int, int, int]:
-        """(variables, constraints, nonzeros) of the problem SCIP solved: after its presolve
-        (and any restart), read once it is done."""
+        """(variables, constraints, nonzeros) of the problem SCIP solved, after its presolve."""
         lib, scip = self.lib, self.scip
         return int(lib.SCIPgetNVars(scip)), int(lib.SCIPgetNConss(scip)), int(lib.SCIPgetNNZs(scip))
 
@@ -276,9 +242,8 @@ class Problem:
 
 
 def _kinds(integer: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
-    """SCIP's type of each column: binary for an integer column within [0, 1] (SCIP's
-    presolving makes it one anyway; stated so, the Rubik parts solve 1.5 times faster by
-    SCIP's clock), else integer or continuous."""
+    """SCIP's type of each column: binary for an integer column within [0, 1] (1.5 times faster
+    on the Rubik parts), else integer or continuous."""
     binary = integer & (lower >= 0) & (upper <= 1)
     return np.where(binary, _BINARY, np.where(integer, _INTEGER, _CONTINUOUS))
 

@@ -1,40 +1,6 @@
-"""CBC (COIN-OR branch and cut), in-process: CBC's own C interface (``Cbc_C_Interface.h``)
-through ctypes, on the library of the ``cbcbox`` wheel.
-
-Why this binding: the compiled matrix goes to CBC in one ``Cbc_loadProblem`` call (no file,
-no process: the executable through Pyomo's shell interface cost 30-40 ms a run), and
-cbcbox's CBC (the "devel" build python-mip 2 uses) honours what the framework sets: a
-fractional elapsed-time limit (2.0 s stops at 2.02-2.04 s), seed, threads, gap, a best bound
-after a stop on time, the node count. python-mip's own API builds a model variable by
-variable and its declarations lack ``Cbc_loadProblem``; cylp's and Debian's CBC 2.10 overshoot
-time limits by up to 0.8 s and have no seed setter (cylp) (issue 44).
-
-Traps:
-- The header says a model must not be changed once solved. A persistent session (no-good
-  enumeration) therefore keeps its loaded model unsolved, gives it the new rows and bounds,
-  and solves a ``Cbc_clone`` of it each time.
-- ``sec`` counts CPU seconds over all threads unless ``timeMode=elapsed``.
-- ``threads 1`` runs CBC's threaded code with one thread; one thread is CBC's default
-  (``threads 0``), so only more than one is passed.
-- CBC has no clock of its own to read: ``solver_time`` is the ``Cbc_solve`` call alone on the
-  framework's clock (``solver_clock="call"``).
-- The environment variables ``CBCBOX_BUILD`` and ``CBCBOX_VERBOSE`` make cbcbox print the
-  build it chose on stdout while it is located: that print is swallowed.
-- On a model without integer columns (an LP) CBC's status, secondary status, time-limit flag
-  and node count abort the process ("only available for MIP models"): only the proofs of
-  optimality, infeasibility and unboundedness are asked there. Clp prints its log on an LP
-  whatever the log level: the solve runs with stdout and stderr silenced.
-- cbcbox's CBC links its own OpenBLAS, which starts a thread per core when loaded; those
-  threads took CPU from the run on a busy machine (an IQ Twist run: 70 ms outside the solver
-  against 45 ms with one). CBC's branch and bound does not use them: the library is loaded
-  with ``OPENBLAS_NUM_THREADS=1`` unless the user set it.
-- CBC's infinity is ``DBL_MAX``: infinite bounds are handed over as such.
-- This CBC crashes now and then when its time limit falls inside a dive heuristic at the
-  root (SIGSEGV in ``CoinFactorization::updateColumn`` under ``CbcHeuristicDive``, which hands
-  Clp the seconds left; CBC's crash handler then aborts): 8 of 220 runs of the 6x10 pentominoes
-  with a 1 s limit, none of 50 that ran to the end. A crash takes the process with it, so the
-  pipeline and the API's default run isolated: the record says ``error``, "run crashed
-  (killed by signal SIGABRT)".
+"""CBC, in-process: CBC's C interface (``Cbc_C_Interface.h``) through ctypes, on the library
+of the ``cbcbox`` wheel; the compiled matrix in one ``Cbc_loadProblem`` call. Why, and CBC's
+traps (a persistent session solves clones; LPs; OpenBLAS threads; crashes): docs/solver_bindings.md.
 """
 
 from __future__ import annotations
@@ -48,14 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome, finite,
-                                            register_solver)
-from pyomo_puzzles.solvers._common import (UntestedVersion, c_pointer, clipped, declare, quiet_stdout, ran_to_limit,
-                                          require_tested, row_senses)
-from pyomo_puzzles.solvers._matrix import check_form, check_rows, timed
+from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome,
+                                            c_pointer, check_form, check_rows, clipped, declare, finite,
+                                            library_availability, quiet_stdout, ran_to_limit, register_solver,
+                                            require_tested, row_senses, timed)
 
-LARGEST = np.finfo(np.float64).max
-"""CBC's infinity (COIN_DBL_MAX)."""
+LARGEST = np.finfo(np.float64).max  # CBC's infinity (COIN_DBL_MAX)
 
 _SIGNATURES = {  # name: (result, arguments), in ctypes' type names
     "Cbc_getVersion": ("c_char_p", ()),
@@ -87,15 +51,12 @@ _SIGNATURES = {  # name: (result, arguments), in ctypes' type names
 }
 
 
-TESTED = ("2.935",)
-"""The cbcbox releases whose CBC the declarations below were written and tested for (its C
-interface is a development build whose signatures may change between releases)."""
+TESTED = ("2.935",)  # the cbcbox releases whose CBC `_SIGNATURES` declares
 
 
 @lru_cache(maxsize=None)
 def library():
-    """cbcbox's ``libCbc`` with the functions used here declared (loaded once per process);
-    an untested cbcbox release is refused (`TESTED`) before anything is declared."""
+    """cbcbox's ``libCbc``, its functions declared (once per process); an untested release refused."""
     from importlib.metadata import version  # 20 ms: with the library, once
 
     require_tested("cbcbox", version("cbcbox"), TESTED, "install cbcbox==2.935 (uv.lock)")
@@ -133,14 +94,11 @@ def _ints(values) -> np.ndarray:
 
 
 def _column_values(solution, count: int) -> np.ndarray:
-    """The `count` doubles at `solution` (CBC's array), copied. Not `np.ctypeslib.as_array`:
-    numpy imports that module on first use, 5 to 6 ms paid by every isolated run."""
+    """The `count` doubles at `solution` (CBC's array), copied (not `np.ctypeslib`: 5 to 6 ms to import)."""
     return np.frombuffer(ctypes.string_at(solution, count * ctypes.sizeof(ctypes.c_double)), dtype=np.float64).copy()
 
 
-ABANDONED = 2
-"""What ``Cbc_solve`` returns for a MIP it abandoned ("difficulties so run was abandoned",
-Cbc_C_Interface.h); its proofs and solution then mean nothing."""
+ABANDONED = 2  # what Cbc_solve returns for a MIP it abandoned: its proofs and solution mean nothing
 
 
 def _made(model, call: str):
@@ -151,9 +109,8 @@ def _made(model, call: str):
 
 
 class MatrixSession:
-    """The matrix loaded into one CBC model (one ``Cbc_loadProblem`` call). A one-off session
-    solves it; a persistent one keeps it unsolved, takes new rows and bounds, and solves a
-    clone of it each time (see the module docstring)."""
+    """The matrix loaded into one CBC model (``Cbc_loadProblem``). A one-off session solves it;
+    a persistent one keeps it unsolved, takes new rows and bounds, and solves a clone."""
     def __init__(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> None:
         check_form(form)
         self.settings, self._persistent, self._solved = settings, persistent, False
@@ -235,9 +192,7 @@ class MatrixSession:
             solver_clock="call")
 
     def _state(self, model, seconds: float) -> str:
-        """The status, in the contract's words. CBC's status, secondary status, time-limit flag
-        and node count abort the process on a model without integer columns (an LP): there
-        only the proofs are asked."""
+        """The status, in the contract's words (on an LP only the proofs: the rest abort)."""
         lib = self._lib
         if lib.Cbc_isProvenOptimal(model):
             return "optimal"
@@ -275,13 +230,8 @@ class Cbc(Adapter):
     def availability(self) -> tuple[bool, str]:
         from importlib.metadata import version  # 20 ms: only when asked which versions are installed
 
-        try:
-            lib = library()
-        except UntestedVersion as error:
-            return False, str(error)
-        except (ImportError, OSError, ValueError, RuntimeError) as error:
-            return False, f"CBC's library cannot be loaded from cbcbox ({type(error).__name__}: {error})"
-        return True, f"CBC {lib.Cbc_getVersion().decode()} (cbcbox {version('cbcbox')})"
+        return library_availability(library, lambda lib: f"CBC {lib.Cbc_getVersion().decode()} (cbcbox "
+                                    f"{version('cbcbox')})", "CBC's library from cbcbox")
 
     def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
         return MatrixSession(form, settings, persistent)

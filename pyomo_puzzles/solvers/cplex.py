@@ -1,25 +1,7 @@
-"""IBM CPLEX, in-process through the ``cplex`` package. An optional extra:
-``pip install pyomo-puzzles[cplex]``.
-
-The framework compiles the model once into one sparse matrix (`core.linear_form`), which
-goes to CPLEX in one `Cplex.copylp` call (compressed columns, as the form holds them;
-measurements in `MatrixSession`; hand-over per model, medians: IQ Twist 6.2 ms -> 0.3 ms,
-``rubik/cube3_htm_depth_07`` 12 ms -> 0.3 ms), integrality by `variables.set_types`, the offset by
-`objective.set_offset`; a persistent session (enumeration) adds rows and changes bounds on
-the same problem. Every output stream is off. The solver time is CPLEX's own clock
-(`get_time`, wall seconds) around its `solve`; Pyomo's ``cplex_direct`` timed the same
-call with Python's clock. A presolve that ends in "infeasible or unbounded" is solved once
-more with primal reductions only, which says which. CPLEX can prove a solution optimal and
-still report the best bound it had before (the tree emptied by a repeated presolve with the
-incumbent as cutoff: ``golomb/marks_04`` by positions, seed 1, permutation 2, was "integer
-optimal solution" 6 with best bound 4.33): the final bound of an optimal solve is CPLEX's
-where it is within its gap tolerances, else the optimum it proved (`_proven_bound`). A
-persistent model that is not flat linear sums is compiled anew at each solve
-(`RecompilingSession`, as for every matrix adapter).
-
-The pip package is the Community Edition: models of up to 1,000 variables and 1,000
-constraints; a larger model is the outcome ``licence_limit`` with CPLEX's message (error
-1016), never an error. With a full installation nothing changes here.
+"""IBM CPLEX, in-process through ``cplex`` (optional extra ``[cplex]``): the compiled matrix in
+one `copylp` call into a kept problem; a persistent session adds rows and changes bounds on
+a problem of its own. Why, and CPLEX's traps (bounds of optimal solves, the Community
+Edition's size limit): docs/solver_bindings.md.
 """
 
 from __future__ import annotations
@@ -29,9 +11,8 @@ import time
 import weakref
 
 from pyomo_puzzles.contract.solvers import (Adapter, Kept, LinearForm, Native, Options, RunSettings, SolveOutcome,
-                                            finite, record_progress, register_solver, worth_tracing)
-from pyomo_puzzles.solvers._common import (clipped, first_line, quiet_stdout, row_senses, time_left,
-                                          without_objective)
+                                            clipped, finite, first_line, quiet_stdout, record_progress, register_solver,
+                                            row_senses, time_left, without_objective, worth_tracing)
 
 
 def licence_message(error: BaseException) -> str | None:
@@ -40,7 +21,7 @@ def licence_message(error: BaseException) -> str | None:
 
 
 def _rows(lower, upper) -> tuple[str, list, list]:
-    """CPLEX's senses, right-hand sides and ranges (`_common.row_senses`: its letters are CPLEX's)."""
+    """CPLEX's senses, right-hand sides and ranges (`row_senses`: its letters are CPLEX's)."""
     import cplex  # cplex: only where CPLEX solves (adapters are imported by `list`)
 
     sense, rhs, spans = row_senses(lower, upper, cplex.infinity)
@@ -60,24 +41,20 @@ def silent_problem():
 
 
 PROBLEMS = Kept(silent_problem, survives_fork=False)
-"""CPLEX problems a one-off session is done with, kept for the next one (`_take`,
-`_give_back`): making a `cplex.Cplex` (its environment, its problem and the Python objects
-of its parameters) and ending it was most of a small model's hand-over (1.4 of 1.8 ms on a
-2x2x2 Rubik model in a forked run; 0.3 ms with a kept problem). A forked run makes its own
-(CPLEX's environment has threads of the process that made it)."""
+"""CPLEX problems a one-off session is done with, kept for the next one: making one was most
+of a small model's hand-over. A forked run makes its own (its environment has threads)."""
 
 
 def _take():
-    """A problem with every stream off: a kept one (its parameters at their defaults, no
-    integrality, no MIP start: reset to an LP before its data is replaced), or a new one."""
+    """A kept problem, reset to an LP (no integrality, no MIP start) before its data is
+    replaced, or a new one."""
     problem = PROBLEMS.take()
     problem.set_problem_type(problem.problem_type.LP)  # drops the old integrality and MIP starts
     return problem
 
 
 def _give_back(problem) -> None:
-    """Keep `problem` for this process's next one-off session, its parameters reset (a
-    problem that cannot be reset is ended)."""
+    """Keep `problem` for the next one-off session, its parameters reset (else end it)."""
     try:
         problem.parameters.reset()
     except Exception:  # noqa: BLE001 - a broken problem is not reused
@@ -93,13 +70,9 @@ def _apply(problem, parameters: dict) -> None:
 
 
 class MatrixSession:
-    """The model's matrix in one CPLEX problem through `Cplex.copylp` (the whole matrix in
-    compressed columns, one call: 0.6 ms on a median part of ``rubik/cube3_htm_depth_11_3``,
-    against 7 to 15 ms through `variables.add` and `linear_constraints.add`, by rows or by
-    columns, with `SparsePair` or plain lists), which replaces whatever a kept problem held
-    (a one-off session takes a kept problem, `_take`); a persistent session adds rows and
-    changes bounds on a problem of its own. The Community Edition's size limit shows at
-    `solve` (error 1016): the outcome ``licence_limit``."""
+    """The model's matrix in one CPLEX problem through one `Cplex.copylp` call (a kept problem
+    for a one-off session); a persistent session adds rows and changes bounds on a problem of
+    its own. The Community Edition's size limit (error 1016) is ``licence_limit``."""
 
     def __init__(self, form, settings: RunSettings, persistent: bool = False) -> None:
         import cplex  # see _rows
@@ -173,9 +146,8 @@ class MatrixSession:
 
 
 class _ProgressCallback:
-    """CPLEX's generic callback in its global-progress context (called whenever the incumbent,
-    the bound or the node count moves): keeps ``[seconds, incumbent, bound, nodes]``, seconds
-    on Python's clock from the call's start (CPLEX's own is not readable from here)."""
+    """CPLEX's generic callback in its global-progress context: ``[seconds, incumbent, bound,
+    nodes]`` whenever one moves, seconds on Python's clock from the call's start."""
 
     def __init__(self, events: list) -> None:
         self.events, self._clock, self._start = events, time.perf_counter, time.perf_counter()
@@ -218,9 +190,7 @@ def _matrix_outcome(problem, solver_time: float) -> SolveOutcome:
 
 def _proven_bound(problem, objective: float, reported: float | None) -> float:
     """The final bound of a solve CPLEX ended optimal: its reported best bound where that is
-    within its gap tolerances of the objective (relative `mip.tolerances.mipgap`, absolute
-    `absmipgap`, as CPLEX measures its gap), else the objective, which its optimality proves
-    (the bound it reported is one from before a repeated presolve emptied the tree)."""
+    within its gap tolerances of the objective, else the objective its optimality proves."""
     tolerances = problem.parameters.mip.tolerances
     allowed = max(tolerances.mipgap.get() * (1e-10 + abs(objective)), tolerances.absmipgap.get())
     if reported is not None and abs(objective - reported) <= allowed:
@@ -260,9 +230,8 @@ class Cplex(Adapter):
     enumeration = "populate (solution pool, intensity 4: every solution)"
 
     def enumerate(self, form, settings: RunSettings, found) -> tuple[str, str]:
-        """CPLEX's populate on `form` (its objective left out), loaded as every solve loads it
-        (`MatrixSession`, a problem of its own, ended here), every solution into its pool;
-        the pool's points go to `found` once it has ended."""
+        """CPLEX's populate on `form` (no objective) in a problem of its own, ended here; the
+        pool's points go to `found` once it has ended."""
         import cplex  # cplex: see availability
 
         session = MatrixSession(without_objective(form), settings,
@@ -276,9 +245,7 @@ class Cplex(Adapter):
             with quiet_stdout():
                 problem.populate_solution_pool()
                 if problem.solution.get_status() == problem.solution.status.MIP_optimal:
-                    # presolve solved the whole model (a single point left, e.g. an objective held at
-                    # its optimum): populate then says only "integer optimal", not that it enumerated
-                    # everything; without presolve it enumerates and says so
+                    # presolve solved it all: populate then does not say it enumerated everything
                     parameters.preprocessing.presolve.set(0)
                     problem.populate_solution_pool()
             for number in range(problem.solution.pool.get_num()):

@@ -1,13 +1,7 @@
-"""OR-Tools CP-SAT on the same integer program, a peer that is not a MIP solver.
-
-OR-Tools and highspy bundle incompatible native libraries (whichever is imported second
-fails to load: `tests/test_cpsat_worker.py` reproduces it), so OR-Tools is never imported
-here: the model's matrix (`core.linear_form`) goes as raw arrays to a worker process
-(`_cpsat_worker`), which fills OR-Tools' linear model from them in one call, solves it with
-CP-SAT and answers with the column values. A batch process starts the worker before it forks
-its runs (`Cpsat.warm_up`), and each run borrows it; otherwise a process starts its own at
-its first CP-SAT solve, and it serves every later one (importing OR-Tools takes most of a
-second, more than most models take to solve).
+"""OR-Tools CP-SAT on the same integer program, a peer that is not a MIP solver. OR-Tools
+and highspy cannot share a process, so the matrix goes as raw arrays to a worker process
+(`_cpsat_worker`) that a batch starts before it forks its runs, and each run borrows. How the
+worker is shared, and why: docs/solver_bindings.md.
 """
 
 from __future__ import annotations
@@ -19,7 +13,6 @@ import importlib.util
 import itertools
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -31,14 +24,10 @@ from typing import Callable
 import numpy as np
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome, finite,
-                                            register_solver)
+                                            register_solver, running)
 
-_PIPE_BYTES = 1 << 20
-"""The worker's input pipe (Linux's default ceiling for a process): a 2,000-column model's
-arrays (about 180 KB) go in one write, where 64 KiB would take turns of writer and worker."""
-
-_NOTHING_ASKED, _ASKED = b"0", b"1"
-"""The worker's state file: no request under way, or one sent and not yet answered."""
+_PIPE_BYTES = 1 << 20  # the worker's input pipe: a model's arrays in one write
+_NOTHING_ASKED, _ASKED = b"0", b"1"  # the worker's state file: a request under way or not
 
 
 class _Busy(Exception):
@@ -46,64 +35,12 @@ class _Busy(Exception):
     process that used it last died before its answer (the worker was then killed)."""
 
 
-def _alive(pid: int) -> bool:
-    """Whether process `pid` runs (a process that ended and was not yet waited for does not)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-        return stat[stat.rfind(b")") + 2:][:1] not in (b"Z", b"X")
-    except FileNotFoundError:
-        return False
-    except OSError:  # no /proc
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-
-
-def _exit_watch(pid: int) -> int | None:
-    """A file descriptor that becomes readable once process `pid` has ended (Linux's pidfd,
-    inherited by forked runs); None where there is none."""
-    try:
-        return os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return None
-
-
-def _ended(watch: int) -> bool:
-    """Whether the process an `_exit_watch` descriptor watches has ended: one system call
-    (about 0.01 ms on a cold cache, where `_alive` reading /proc takes about 0.1 ms)."""
-    poller = select.poll()
-    poller.register(watch, select.POLLIN)
-    return bool(poller.poll(0))
-
-
 class _Worker:
-    """The CP-SAT worker of this process, or the one a forked run borrows from its parent.
-
-    The process that started the worker owns it. It serves the owner and the runs the owner
-    forks (`core.isolation`: direct children, each leading a process group of its own), one
-    request at a time. Each request says who asks (process id and a number) and each answer
-    whom it answers, so nobody takes an answer meant for someone else. A state file beside
-    the worker, locked (a POSIX record lock, released when its holder dies) while a process
-    sends its request and reads the answer, says whether a request is under way: a process
-    that finds one under way and the lock free knows that the asker died before the answer,
-    and kills the worker rather than wait for a model nobody wants solved.
-
-    A process that cannot use the owner's worker starts one of its own and keeps it: any
-    other child or grandchild (the parallel parts of a staged run, which `core.parts` kills
-    once a part has the answer: they must not leave a borrowed worker solving), or a run
-    that finds the worker busy or dead. The owner replaces a worker that died. A process
-    interrupted while its request is under way (Ctrl-C) kills the worker it asked. A worker
-    stops when its input closes (its owner and the runs forked from it have ended); a worker
-    a run started is killed with the run's process group, and the owner's worker with a run
-    that `core.isolation` kills or that ends without a record (`Cpsat.helpers`).
-    """
+    """The CP-SAT worker of this process, or the one a forked run borrows from its parent (who
+    may use it, and how a dead asker is told from a busy one: docs/solver_bindings.md)."""
 
     def __init__(self) -> None:
         self._process: subprocess.Popen | None = None
-        self._exit: int | None = None  # the worker's `_exit_watch`
         self._owner: int | None = None
         self._errors = None
         self._state = None
@@ -150,12 +87,7 @@ class _Worker:
             return self._process.poll() is None
         # a run forked by the owner into a process group of its own (`core.isolation`, which
         # kills the worker with a run it kills), not any other child
-        return self._owner == os.getppid() and os.getpgrp() == os.getpid() and self._worker_runs()
-
-    def _worker_runs(self) -> bool:
-        if self._exit is None:
-            return _alive(self._process.pid)
-        return not _ended(self._exit)
+        return self._owner == os.getppid() and os.getpgrp() == os.getpid() and running(self._process.pid)
 
     def _ask(self, request: dict, payload: list,
              on_point: Callable[[str], bool] | None = None) -> tuple[dict | None, str | None]:
@@ -193,8 +125,7 @@ class _Worker:
     def _exchange(process: subprocess.Popen, request: dict, payload: list, asker: str,
                   on_point: Callable[[str], bool] | None = None) -> dict | str | None:
         """Write the request and its arrays, read its answer (a dict, or the worker's error
-        text): None if the worker died first. Lines of the enumeration's points
-        (``<asker>+ ...``) go to `on_point` until it says stop."""
+        text; None if the worker died first); an enumeration's points go to `on_point`."""
         point, wanted = f"{asker}+", on_point is not None
         try:
             _write_all(process.stdin.fileno(), [json.dumps(request).encode() + b"\n", *payload])
@@ -216,8 +147,8 @@ class _Worker:
         return None
 
     def _start(self) -> None:
-        """Start a worker owned by this process and wait until OR-Tools is imported (a worker
-        that cannot start is found dead at its first request, which says why)."""
+        """Start a worker owned by this process and wait until it is ready (one that cannot
+        start is found dead at its first request, which says why)."""
         self._errors = tempfile.TemporaryFile(mode="w+", prefix="pyomo-puzzles-cpsat-")
         self._state = tempfile.TemporaryFile(prefix="pyomo-puzzles-cpsat-state-")
         os.pwrite(self._state.fileno(), _NOTHING_ASKED, 0)
@@ -225,19 +156,11 @@ class _Worker:
             [sys.executable, "-m", "pyomo_puzzles.solvers._cpsat_worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors)
         self._owner = os.getpid()
-        self._watch_exit()
         with contextlib.suppress(AttributeError, OSError):  # Linux: a model's arrays in one write, not in 64 KiB turns
             fcntl.fcntl(self._process.stdin.fileno(), fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
         atexit.register(self._stop, self._process)
         with contextlib.suppress(OSError):
             self._process.stdout.readline()  # "ready"; nothing if it died
-
-    def _watch_exit(self) -> None:
-        """Watch the new worker for its end (the watch of one it replaces is closed)."""
-        if self._exit is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._exit)
-        self._exit = _exit_watch(self._process.pid)
 
     def _kill(self) -> None:
         """Kill the worker (it is solving a model nobody waits for); the owner waits for it."""
@@ -265,14 +188,12 @@ class _Worker:
 
 WORKER = _Worker()
 
-_DTYPES = {"start": "<i4", "index": "<i4", "integer": "|u1", "cut_start": "<i4", "cut_index": "<i4"}
-"""The arrays' types on the pipe (others: float64): scipy's own for a matrix of up to 2^31 entries."""
+_DTYPES = {"start": "<i4", "index": "<i4", "integer": "|u1", "cut_start": "<i4", "cut_index": "<i4"}  # else float64
 
 
 def _framed(request: dict, arrays: dict) -> tuple[dict, list]:
     """The request naming its arrays (``frame``: name, dtype, length) and the arrays to send
-    after its line, as they are (no copy where they have the pipe's type already): the wider
-    types first, so that the worker's views of the one buffer it reads them into are aligned."""
+    after its line, uncopied where they have the pipe's type, the wider types first."""
     typed = [(name, np.ascontiguousarray(array, dtype=_DTYPES.get(name, "<f8"))) for name, array in arrays.items()]
     typed.sort(key=lambda named: -named[1].itemsize)
     frame = [[name, array.dtype.str, len(array)] for name, array in typed]
@@ -290,8 +211,7 @@ def _write_all(fd: int, chunks: list) -> None:
 
 
 def _answer(reply: str, stream) -> dict | None:
-    """The worker's answer on a line (None: its error text), with the column values that
-    follow the line as raw bytes when it says how many."""
+    """The worker's answer on a line (None: its error text), with the column values after it."""
     if not reply.startswith("{"):
         return None
     answer = json.loads(reply)
@@ -304,16 +224,15 @@ def _answer(reply: str, stream) -> dict | None:
 
 
 def _matrix_arrays(form: LinearForm) -> dict:
-    """A form's arrays as the worker takes them (the module docstring of `_cpsat_worker`)."""
+    """A form's arrays as the worker takes them."""
     return {"start": form.start, "index": form.index, "value": form.value,
             "row_lower": form.row_lower, "row_upper": form.row_upper,
             "col_lower": form.col_lower, "col_upper": form.col_upper}
 
 
 class MatrixSession:
-    """The model's matrix, sent to the worker as arrays at each solve. CP-SAT has no
-    incremental interface: a persistent session keeps the rows and bounds that change
-    between solves here and sends the whole problem again."""
+    """The model's matrix, sent to the worker at each solve (CP-SAT has no incremental
+    interface: a persistent session keeps the new rows and bounds here)."""
 
     def __init__(self, form: LinearForm, settings: RunSettings) -> None:
         self.form, self.settings = form, settings
@@ -343,25 +262,18 @@ class MatrixSession:
         """The rows added since the form, as one compressed-row matrix."""
         if not self._cuts:
             return {}
+        cuts = {f"cut_{part}": np.concatenate([getattr(rows, part) for rows in self._cuts])
+                for part in ("index", "value", "lower", "upper")}
         lengths = np.concatenate([np.diff(rows.start) for rows in self._cuts])
-        return {"cut_start": np.concatenate([[0], np.cumsum(lengths)]),
-                "cut_index": np.concatenate([rows.index for rows in self._cuts]),
-                "cut_value": np.concatenate([rows.value for rows in self._cuts]),
-                "cut_lower": np.concatenate([rows.lower for rows in self._cuts]),
-                "cut_upper": np.concatenate([rows.upper for rows in self._cuts])}
+        return dict(cuts, cut_start=np.concatenate([[0], np.cumsum(lengths)]))
 
 
-STOPPED_SHORT = ("feasible", "not_solved")
-"""CP-SAT's words (model builder's) for a search it ended without a proof: with a solution, or
-without one. A solve here has no other limit than its time (nodes, solutions and memory are
-not limited, and nothing cancels it), so either with a time limit set is that limit."""
+STOPPED_SHORT = ("feasible", "not_solved")  # no proof, with or without a solution: only the time limit stops it
 
 
 def _outcome(answer: dict, limit: float | None) -> SolveOutcome:
-    """The worker's answer in the contract's words: CP-SAT's FEASIBLE or NOT_SOLVED with a time
-    limit set is ``time_limit`` (its own seconds are not compared with the limit: on a loaded
-    machine a run it stopped at the limit measured below 0.99 of it, and was an error); any
-    other answer that is no proof is an error naming CP-SAT's word."""
+    """The worker's answer in the contract's words: `STOPPED_SHORT` with a time limit set is
+    ``time_limit``; any other answer that is no proof is an error naming CP-SAT's word."""
     values = answer["values"]
     status = answer["status"]
     if status in STOPPED_SHORT and limit is not None:
@@ -393,10 +305,8 @@ class Cpsat(Adapter):
         return True, f"OR-Tools CP-SAT {version('ortools')}"
 
     def warm_up(self) -> None:
-        """Start the worker (importing OR-Tools there: about 0.9 s) once per batch process,
-        before it forks its runs, which borrow it; again after a run it was killed with. A
-        model of one variable then takes the whole way once (the matrix, the worker's first
-        solve): paid here, not by each forked run or by the batch's first run."""
+        """Start the worker (importing OR-Tools: about 0.9 s) before a batch forks its runs, which
+        borrow it, and solve a model of one variable the whole way once, off every run's clock."""
         import pyomo.environ as pyo  # Pyomo: adapters are imported by `list`
 
         WORKER.start()

@@ -1,29 +1,6 @@
-"""GLPK, in-process: GLPK's C API through ctypes, on the ``libglpk`` bundled in the ``swiglpk``
-wheel (GLPK 5.0, GPL-3: the optional extra ``glpk``, which ``full`` includes).
-
-Why this binding: the compiled matrix goes to GLPK in one ``glp_load_matrix`` call (no file,
-no process: ``glpsol`` through Pyomo's shell interface cost 30-40 ms a run), its time limit
-has milliseconds (``tm_lim``; glpsol's ``--tmlim`` whole seconds), and a callback
-(``cb_func``) reads the best bound and the node count, which glpsol does not report. The
-bounds of every row and column go in, and the column values come back, through compiled
-loops of C calls (`_c_loops`): with one ctypes call per row and column from Python, loading
-a median part of ``rubik/cube3_htm_depth_11_3`` (1,478 columns, 1,543 rows) took 4.8 ms,
-in compiled loops 0.6 ms, GLPK's ``glp_load_matrix`` 0.14 ms of it.
-swiglpk's own Python layer is not used: its array helpers are broken in 5.0.13 and its
-``cb_func`` is a raw C pointer (issue 44).
-
-Traps:
-- GLPK calls ``abort()`` on bad input (an index out of range, a coefficient given twice, a
-  negative time limit): every array is checked before it is handed over (`_matrix.check_form`).
-- The wheel's ``libglpk`` needs the ``libgmp`` beside it but does not say where: that is
-  loaded first (importing swiglpk would do it, and more).
-- Indices are 1-based, and element 0 of every array GLPK reads is ignored.
-- GLPK has no seed, no threads, no clock of its own to read: ``solver_time`` is the
-  ``glp_intopt`` call alone on the framework's clock (``solver_clock="call"``).
-- ``glp_term_out`` belongs to GLPK's environment of the calling thread: it is switched off
-  before each hand-over and solve.
-- A model without integer columns (an LP) goes through ``glp_intopt`` too (its presolver
-  solves the LP): one status vocabulary for both.
+"""GLPK, in-process: GLPK's C API through ctypes, on the ``libglpk`` of the ``swiglpk`` wheel
+(GLPK 5.0, GPL-3: the optional extra ``glpk``); the compiled matrix in one ``glp_load_matrix``
+call, bounds and values through `_c_loops`. Why, and GLPK's traps: docs/solver_bindings.md.
 """
 
 from __future__ import annotations
@@ -35,11 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome, finite,
-                                            register_solver)
-from pyomo_puzzles.solvers._common import UntestedVersion, c_pointer, declare, require_tested
+from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome,
+                                            c_pointer, check_form, check_rows, declare, finite, library_availability,
+                                            register_solver, require_tested, timed)
 from pyomo_puzzles.solvers._c_loops import call_each, gather_double, loops, path
-from pyomo_puzzles.solvers._matrix import check_form, check_rows, timed
 
 GLP_MIN, GLP_MAX, GLP_IV = 1, 2, 2
 GLP_FR, GLP_LO, GLP_UP, GLP_DB, GLP_FX = 1, 2, 3, 4, 5
@@ -48,8 +24,7 @@ GLP_OFF, GLP_ON = 0, 1
 GLP_EBOUND, GLP_ETMLIM, GLP_ENOPFS, GLP_ENODFS, GLP_EMIPGAP = 0x04, 0x09, 0x0A, 0x0B, 0x0E
 RETURN_CODES = {0x01: "GLP_EBADB", 0x04: "GLP_EBOUND", 0x05: "GLP_EFAIL", 0x08: "GLP_EITLIM", 0x09: "GLP_ETMLIM",
                 0x0A: "GLP_ENOPFS", 0x0B: "GLP_ENODFS", 0x0C: "GLP_EROOT", 0x0D: "GLP_ESTOP", 0x0E: "GLP_EMIPGAP"}
-TM_LIM_MAX = 2**31 - 1
-"""tm_lim is a C int of milliseconds."""
+TM_LIM_MAX = 2**31 - 1  # tm_lim is a C int of milliseconds
 
 _SIGNATURES = {  # name: (result, arguments), in ctypes' type names ("iocp*": the control parameters)
     "glp_version": ("c_char_p", ()),
@@ -76,9 +51,7 @@ _SIGNATURES = {  # name: (result, arguments), in ctypes' type names ("iocp*": th
 }
 
 
-TESTED = ("5.0",)
-"""The GLPK versions whose ``glp_iocp`` structure `library` writes out field by field (its
-layout is GLPK's, version by version)."""
+TESTED = ("5.0",)  # the GLPK versions whose glp_iocp structure `library` lays out field by field
 
 
 @lru_cache(maxsize=None)
@@ -115,8 +88,7 @@ def library():
 
 
 def _bounds(lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """GLPK's bound type and values for each lower <= x <= upper (±inf: none), as the
-    arrays `_c_loops.call_each` hands to ``glp_set_row_bnds`` and ``glp_set_col_bnds``."""
+    """GLPK's bound type and values for each lower <= x <= upper (±inf: none)."""
     lower, upper = np.asarray(lower, dtype=np.float64), np.asarray(upper, dtype=np.float64)
     no_lower, no_upper = lower == -np.inf, upper == np.inf
     kind = np.select([lower == upper, no_lower & no_upper, no_lower, no_upper], [GLP_FX, GLP_FR, GLP_UP, GLP_LO],
@@ -140,10 +112,9 @@ def _one_based(values, dtype) -> np.ndarray:
 
 
 class _Tree:
-    """What the callback saw of GLPK's search tree: the best bound of the open nodes, the
-    nodes created so far."""
-    def __init__(self, lib) -> None:
+    """What the callback saw of GLPK's search tree: the open nodes' best bound, the nodes made."""
 
+    def __init__(self, lib) -> None:
         self.lib, self.bound, self.nodes = lib, None, 0
         self._counts = [ctypes.c_int() for _ in range(3)]
         self._pointers = [ctypes.byref(c) for c in self._counts]
@@ -157,8 +128,7 @@ class _Tree:
 
 
 class MatrixSession:
-    """The matrix as one GLPK problem (one ``glp_load_matrix`` call); a persistent session
-    keeps it, and GLPK solves it again after rows are added and bounds changed."""
+    """The matrix as one GLPK problem (``glp_load_matrix``), kept by a persistent session."""
     def __init__(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> None:
         check_form(form)
         self.settings = settings
@@ -176,8 +146,7 @@ class MatrixSession:
         self._load_matrix(form)
 
     def _load_bounds_and_kinds(self, form: LinearForm) -> None:
-        """Every row's and column's bounds, the integer columns' kind: one C call each, in a
-        compiled loop where there is one (`_c_loops`)."""
+        """Every row's and column's bounds, the integer columns' kind: in compiled loops where there are."""
         lib, problem = self._lib, self._problem
         call_each(lib.glp_set_row_bnds, problem, _indices(1, len(form.row_lower)),
                   *_bounds(form.row_lower, form.row_upper))
@@ -218,7 +187,6 @@ class MatrixSession:
                   *_bounds(lower, upper))
 
     def solve(self) -> SolveOutcome:
-
         lib = self._lib
         lib.glp_term_out(GLP_OFF)
         parameters = self._iocp()
@@ -272,22 +240,15 @@ class Glpk(Adapter):
         notes="single-threaded; no seed; no clock of its own: solver_time is the library call")
 
     def availability(self) -> tuple[bool, str]:
-        from importlib.metadata import PackageNotFoundError, version  # 20 ms: only when asked which versions are installed
+        from importlib.metadata import version  # 20 ms: only when asked which versions are installed
 
-        try:
-            lib = library()[0]
-            binding = version("swiglpk")
-        except UntestedVersion as error:
-            return False, str(error)
-        except (ImportError, OSError, PackageNotFoundError) as error:
-            return False, f"GLPK's library cannot be loaded from swiglpk ({type(error).__name__}: {error})"
-        return True, f"GLPK {lib.glp_version().decode()} (swiglpk {binding}; hand-over: {path()})"
+        return library_availability(lambda: library()[0], lambda lib: f"GLPK {lib.glp_version().decode()} (swiglpk "
+                                    f"{version('swiglpk')}; hand-over: {path()})", "GLPK's library from swiglpk")
 
     def matrix_session(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> MatrixSession:
         return MatrixSession(form, settings, persistent)
 
     def warm_up(self) -> None:
-        """GLPK's library and the compiled loops of the hand-over (`_c_loops`: 0.1 to 0.2 s),
-        once per process, before any run's clock."""
+        """GLPK's library and the compiled loops (0.1 to 0.2 s), once per process."""
         library()
         loops()

@@ -1,30 +1,13 @@
-"""Gurobi, in-process through gurobipy. An optional extra: ``pip install pyomo-puzzles[gurobi]``.
-
-The framework compiles the model once into one sparse matrix (`core.linear_form`), which
-goes to gurobipy as one `addMVar` and one `addMConstr` over a scipy sparse matrix (rows
-with two finite sides get a second `addMConstr` for their upper side: the clean way in the
-matrix interface, which takes one sense per row), the offset as ``ObjCon``; a persistent
-session (enumeration) adds rows with `addMConstr` to the same model and changes bounds on
-the MVar. One environment per process (its log off: ``OutputFlag`` 0; its licence banner
-quieted). Hand-over per model (medians): IQ Twist 6.6 ms -> 0.3 ms, the parts of
-``rubik/cube3_htm_depth_11_3`` within the licence 21 ms -> 1.1 ms. Gurobi's presolve may
-end with INF_OR_UNBD (a row without variables that cannot hold, among others): the model is
-then solved once more without dual reductions, which says which. A persistent model that is
-not flat linear sums is compiled anew at each solve (`RecompilingSession`, as for every matrix
-adapter).
-
-Without a licence file the pip wheel solves models of up to 2,000 variables and 2,000
-constraints; a larger model is the outcome ``licence_limit`` with Gurobi's message, never an
-error. A full licence needs no change here.
+"""Gurobi, in-process through gurobipy (optional extra ``[gurobi]``): the compiled matrix as one
+`addMVar` and `addMConstr`; a persistent session adds rows to the same model. Why, and
+Gurobi's traps (INF_OR_UNBD, the licence's size limit): docs/solver_bindings.md.
 """
 
 from __future__ import annotations
 
-
 from pyomo_puzzles.contract.solvers import (Adapter, Kept, LinearForm, Native, Options, SolveOutcome, RunSettings,
-                                            finite, record_progress, register_solver, worth_tracing)
-from pyomo_puzzles.solvers._common import (by_rows, first_line, quiet_stdout, row_senses, time_left,
-                                          without_objective)
+                                            by_rows, finite, first_line, quiet_stdout, record_progress, register_solver,
+                                            row_senses, time_left, without_objective, worth_tracing)
 
 
 def licence_message(error: BaseException) -> str | None:
@@ -39,9 +22,7 @@ def _started_environment():
         return gp.Env(params={"OutputFlag": 0})
 
 
-ENVIRONMENT = Kept(_started_environment, survives_fork=False)
-"""This process's Gurobi environment, its log off (0.5 to 5 ms to start): a forked run
-makes its own (the licence token is the process's)."""
+ENVIRONMENT = Kept(_started_environment, survives_fork=False)  # a forked run makes its own: the licence token
 
 
 def environment():
@@ -57,8 +38,8 @@ def _by_rows(start, index, value, shape):
 
 
 def _senses(lower, upper) -> tuple:
-    """Gurobi's sense and right-hand side per row (`_common.row_senses`; a range is stated as
-    ``>= lower`` there, and once more as ``<= upper``, the rows returned third)."""
+    """Gurobi's sense and right-hand side per row, and the ranged rows (stated ``>= lower``
+    here, and once more ``<= upper``)."""
     import numpy as np  # numpy: with the form
 
     sense, rhs, _ = row_senses(lower, upper, 1e100)  # a free row: at Gurobi's infinity
@@ -66,10 +47,8 @@ def _senses(lower, upper) -> tuple:
 
 
 class MatrixSession:
-    """The model's matrix in one gurobipy model: one `addMVar`, one `addMConstr` (a second
-    for rows with both sides, if any); a persistent session adds rows to the same model
-    and changes the MVar's bounds. Gurobi's size limit without a licence file shows at
-    `optimize` (and may at `addMConstr`): both give the outcome ``licence_limit``."""
+    """The model's matrix in one gurobipy model (`addMVar`, `addMConstr`); a persistent session
+    adds rows and changes the MVar's bounds. The licence's size limit is ``licence_limit``."""
 
     def __init__(self, form, settings: RunSettings) -> None:
         import gurobipy as gp  # see environment
@@ -142,8 +121,7 @@ class MatrixSession:
 
 
 def _progress_callback(events: list):
-    """Gurobi's callback that keeps ``[seconds, incumbent, bound, nodes]`` at each of its
-    periodic MIP reports and each new incumbent (no value: Gurobi's infinity, kept as None)."""
+    """Gurobi's callback: ``[seconds, incumbent, bound, nodes]`` at each MIP report and incumbent."""
     import gurobipy as gp  # see environment
 
     codes = gp.GRB.Callback
@@ -204,9 +182,8 @@ class Gurobi(Adapter):
         return True, f"Gurobi {version}{limited}"
 
     def warm_up(self) -> None:
-        """scipy's sparse matrices (gurobipy's matrix interface takes them; 1 to 2 s on
-        first import) and this process's environment, paid here once rather than by every
-        forked run (which then makes only its own environment)."""
+        """scipy's sparse matrices (1 to 2 s on first import) and this process's environment,
+        once per batch rather than by every forked run."""
         import scipy.sparse  # noqa: F401 - see above
 
         environment()
@@ -217,9 +194,8 @@ class Gurobi(Adapter):
     enumeration = "solution pool (PoolSearchMode 2, every solution kept)"
 
     def enumerate(self, form, settings: RunSettings, found) -> tuple[str, str]:
-        """Gurobi's pool search for every solution of `form` (its objective left out), loaded as
-        every solve loads it (`MatrixSession`: a model of the process's environment, disposed
-        here); the pool's points go to `found` once the search has ended."""
+        """Gurobi's pool search for every solution of `form` (no objective), in a model disposed
+        here; the pool's points go to `found` once the search has ended."""
         import gurobipy as gp  # gurobipy: see availability
 
         try:

@@ -1,12 +1,5 @@
-"""HiGHS, in-process.
-
-The framework compiles the model once into one sparse matrix (`core.linear_form`), which
-goes to highspy in one `passModel` call (several times faster than a constraint-by-constraint
-hand-over); a persistent session (enumeration) keeps the highspy model and adds only the new
-rows and bounds between solves. Pyomo's persistent interface remains for a persistent model
-that is not flat linear sums. Trap: ``appsi_highs`` drops a
-time limit set through ``opt.config.time_limit`` when called through the legacy ``solve()``;
-it is not used.
+"""HiGHS, in-process (highspy): the compiled matrix in one `passModel` call; a persistent
+session keeps the model and takes new rows and bounds. Why: docs/solver_bindings.md.
 """
 
 from __future__ import annotations
@@ -20,14 +13,13 @@ from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options
 
 
 class MatrixSession:
-    """The model's matrix as one highspy model (one `passModel` call); a persistent session
-    keeps it and takes the rows and bounds that change between solves (`addRows`,
-    `changeColsBounds`), so HiGHS starts each solve from its last basis."""
+    """The model's matrix as one highspy model (`passModel`); a persistent session keeps it and
+    takes new rows and bounds, so HiGHS starts each solve from its last basis."""
 
     def __init__(self, form: LinearForm, settings: RunSettings) -> None:
         import highspy  # highspy: not when the adapters are merely imported (listing solvers)
 
-        self.settings, self._clock = settings, 0.0  # HiGHS's run-time clock is cumulative over a session
+        self.settings, self._clock = settings, 0.0  # HiGHS's clock is cumulative over a session
         self._highs = highs = highspy.Highs()
         highs.setOptionValue("output_flag", False)
         for key, value in Highs.options.native(settings).items():
@@ -42,8 +34,6 @@ class MatrixSession:
             form.integer.astype(np.int32))  # HighsVarType: 0 continuous, 1 integer
         if passed == highspy.HighsStatus.kError:
             raise RuntimeError("HiGHS rejected the model (passModel returned an error)")
-        # a trace only where it means something: an integer program with an objective (a feasibility
-        # model's would be one point, and HiGHS's log, needed for it, costs every solve its formatting)
         self._traced, self._following = worth_tracing(form), False
 
     def add_rows(self, rows) -> None:
@@ -68,11 +58,8 @@ class MatrixSession:
         return outcome
 
     def _follow_progress(self) -> tuple[list, list]:
-        """The points [seconds, incumbent, bound, nodes] HiGHS reports during the coming solve: at
-        each improving solution, at each line of its MIP log (written nowhere: its bound updates
-        come with it, which needs the log on) and at its interrupt checks (the root's cut rounds
-        among them); points that change nothing are dropped from the trace. And the lines of its
-        log that tell the presolve's reductions."""
+        """The points [seconds, incumbent, bound, nodes] HiGHS reports during the coming solve (at
+        each improving solution, MIP log line and interrupt check), and its presolve log lines."""
         import highspy  # see __init__
 
         events: list = []
@@ -104,9 +91,8 @@ _REDUCTIONS = re.compile(r"Presolve reductions: rows (\d+)\(-?\d+\); columns (\d
 
 
 def presolved_size(log: list[str]) -> tuple[int, int, int] | None:
-    """(columns, rows, nonzeros) after HiGHS's presolve, from its log line ``Presolve reductions:
-    rows R(-r); columns C(-c); nonzeros N(-n)`` (the first: the model's own presolve); None where
-    the log has no such line (presolve off, or nothing reduced)."""
+    """(columns, rows, nonzeros) after HiGHS's presolve, from its first log line ``Presolve
+    reductions: ...``; None without one (presolve off, or nothing reduced)."""
     for line in log:
         found = _REDUCTIONS.match(line)
         if found:

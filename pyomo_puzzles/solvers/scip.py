@@ -1,49 +1,24 @@
-"""SCIP, in-process, on the library PySCIPOpt's wheel bundles.
-
-The framework compiles the model once into one sparse matrix (`core.linear_form`), which
-goes to SCIP through its C API by ctypes (`_scip_c`: three calls per variable and per row,
-in loops compiled once per process, `_c_loops`; the measurements that chose it against
-PySCIPOpt's `addCons` and matrix API and an MPS file are in its docstring). Hand-over per
-model (the run record's call time less SCIP's clock, per model) on the 78 parts of
-``rubik/cube3_htm_depth_11_3``: 20 ms with the calls made from Python, 6 ms in compiled
-loops (benchmarks/handover.py, both in one run on a shared machine); what is left is mostly
-SCIP's own work creating the problem and freeing it after the solve (`_scip_c`). A
-persistent session (enumeration) goes back to the original problem after each solve
-(``freeTransform``) and takes the new rows and bounds there. SCIP's counter
-(``--method native``) loads the same way. A row without variables (``0 <= 1``, as a sum over
-an empty set gives) is a linear constraint over no variable, which SCIP's presolving
-decides. A persistent model that is not flat linear sums is compiled anew at each solve
-(`RecompilingSession`, as for every matrix adapter): Pyomo's own SCIP interface is not used to
-solve (it failed on a constraint without variables, Pyomo issue #3976).
-
-SCIP's log is switched off (`QUIET`).
-The record names SCIP's own version and PySCIPOpt's. SCIP's tree search is single-threaded:
-``threads`` goes to ``lp/threads``.
+"""SCIP, in-process, on the library PySCIPOpt's wheel bundles: the compiled matrix through
+SCIP's C API (`_scip_c`); a persistent session goes back to the original problem after each
+solve; SCIP's counter for native enumeration. Why, and SCIP's traps: docs/solver_bindings.md.
 """
 
 from __future__ import annotations
 
-
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, SolveOutcome, RunSettings, finite,
-                                            register_solver, root_bound, worth_tracing)
-from pyomo_puzzles.solvers._common import UntestedVersion, without_objective
+                                            library_availability, register_solver, root_bound, without_objective,
+                                            worth_tracing)
 
-
-QUIET = {"display/verblevel": 0}
-"""SCIP's log switched off (through Pyomo's interface, past 64 KB of log SCIP blocked on the
-pipe Pyomo drained while PySCIPOpt held the GIL, until the run's hard kill)."""
+QUIET = {"display/verblevel": 0}  # SCIP's log off
 
 
 STATUSES = {"optimal": "optimal", "gaplimit": "optimal", "infeasible": "infeasible", "timelimit": "time_limit"}
-"""SCIP's statuses that have a name in the record's vocabulary (`gaplimit`: stopped within
-the gap asked for, as Pyomo's interface read it); any other is ``feasible`` with a
-solution, ``error`` without (``unbounded``, ``inforunbd``: the puzzles are bounded)."""
+"""SCIP's statuses named in the record's vocabulary; any other is ``feasible`` with a solution,
+``error`` without."""
 
 
 class MatrixSession:
-    """The model's matrix in SCIP through its C API (`_scip_c.Problem`); a persistent
-    session goes back to the original problem after a solve (``freeTransform``) and takes
-    the new rows and bounds there."""
+    """The model's matrix in SCIP through its C API (`_scip_c.Problem`)."""
 
     def __init__(self, form, settings: RunSettings) -> None:
         from pyomo_puzzles.solvers._scip_c import Problem  # ctypes, numpy, pyscipopt: where SCIP solves
@@ -91,8 +66,8 @@ class MatrixSession:
 
 
 def _progress_handler(model):
-    """The event handler that follows SCIP's incumbent and dual bound on `model` (a PySCIPOpt
-    model, kept idle between sessions: the handler is included once and stays with it)."""
+    """The event handler following SCIP's incumbent and dual bound on `model`, included once
+    (the model is kept between sessions)."""
     if not isinstance(model.data, dict):
         model.data = {}
     if "progress" not in model.data:
@@ -160,8 +135,7 @@ def counted_points(problem, columns: int):
 
 
 def counter_problem(form, settings: RunSettings):
-    """The integer program `form` (objective left out) in SCIP, set up for SCIP's counter
-    with its solutions collected (presolving off, so that every variable stays active)."""
+    """`form` (no objective) in SCIP, set up for its counter, solutions collected, presolving off."""
     from pyomo_puzzles.solvers._scip_c import Problem  # see MatrixSession
 
     problem = Problem(without_objective(form), QUIET)
@@ -192,15 +166,12 @@ class Scip(Adapter):
         from pyomo_puzzles.solvers._c_loops import path  # see MatrixSession
         from pyomo_puzzles.solvers._scip_c import library  # the C library the matrix goes to: see MatrixSession
 
-        try:
-            library()  # available means the library every solve calls is there and of a tested release
-        except UntestedVersion as error:
-            return False, str(error)
-        except (OSError, RuntimeError, AttributeError) as error:
-            return False, f"SCIP's library cannot be loaded from PySCIPOpt's wheel ({type(error).__name__}: {error})"
-        model = pyscipopt.Model()
-        scip = f"{model.getMajorVersion()}.{model.getMinorVersion()}.{model.getTechVersion()}"
-        return True, f"SCIP {scip} (PySCIPOpt {pyscipopt.__version__}; hand-over: {path()})"
+        def described(lib) -> str:  # available: the library every solve calls is there, of a tested release
+            model = pyscipopt.Model()
+            scip = f"{model.getMajorVersion()}.{model.getMinorVersion()}.{model.getTechVersion()}"
+            return f"SCIP {scip} (PySCIPOpt {pyscipopt.__version__}; hand-over: {path()})"
+
+        return library_availability(library, described, "SCIP's library from PySCIPOpt's wheel")
 
     enumeration = "SCIP's counter (count mode, its solutions collected)"
 
@@ -221,9 +192,8 @@ class Scip(Adapter):
         return MatrixSession(form, settings)
 
     def warm_up(self) -> None:
-        """A SCIP instance with its default plugins (11 to 15 ms) made once, kept idle for
-        the first session of this process and of the runs forked from it (`_scip_c.take`),
-        and the compiled loops of the hand-over (`_c_loops`: 0.1 to 0.2 s)."""
+        """An idle SCIP instance (11 to 15 ms to make) and the compiled loops (0.1 to 0.2 s),
+        for the runs forked afterwards."""
         from pyomo_puzzles.solvers._scip_c import keep_one  # see MatrixSession
 
         keep_one()
