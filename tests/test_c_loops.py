@@ -25,7 +25,7 @@ LOOP_SOLVERS = solver_params(("glpk", "scip"))
 
 @pytest.fixture(params=["compiled", "python"])
 def loops(request, monkeypatch):
-    """The compiled loops, or (``python``) none: the adapters then call from Python."""
+    """The compiled loops, or (``python``) the Python ones."""
     if request.param == "python":
         monkeypatch.setenv(_c_loops.SWITCH, "off")
     elif not HAS_LLVMLITE:
@@ -49,11 +49,11 @@ def compiled(monkeypatch):
 
 
 def test_the_loops_compile_where_llvmlite_is_installed(compiled):
-    assert compiled is not None
+    assert isinstance(compiled, _c_loops.Loops)
 
 
 def test_the_switch_turns_them_off(loops, request):
-    assert (loops is None) == (request.node.callspec.params["loops"] == "python")
+    assert isinstance(loops, _c_loops.PythonLoops) == (request.node.callspec.params["loops"] == "python")
 
 
 @pytest.mark.parametrize("solver", LOOP_SOLVERS)
@@ -133,7 +133,7 @@ def test_an_untested_llvmlite_is_not_used(monkeypatch):
     monkeypatch.setattr(llvmlite, "__version__", "0.49.1")
     _c_loops._compiled.cache_clear()
     try:
-        assert _c_loops.loops() is None
+        assert isinstance(_c_loops.loops(), _c_loops.PythonLoops)
         assert _c_loops.path() == "Python loops (llvmlite 0.49.1 is not a tested release: 0.50)"
     finally:
         _c_loops._compiled.cache_clear()

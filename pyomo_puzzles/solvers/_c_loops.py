@@ -2,7 +2,7 @@
 to a C library with one ctypes call per kind of C call, not one per row and column. Each C
 function is checked against the prototype its loop calls (`CALLEES`). Without llvmlite of a
 tested release (`TESTED`), where its LLVM rejects the IR, or with
-``PYOMO_PUZZLES_COMPILED_LOOPS=off``, `loops` is None and the adapters loop in Python; `path`
+``PYOMO_PUZZLES_COMPILED_LOOPS=off``, `loops` are the same loops made from Python; `path`
 says which. Why: docs/solver_bindings.md.
 """
 
@@ -21,22 +21,22 @@ _TYPES = {"i": ("i32", np.int32, ctypes.c_int), "d": ("double", np.float64, ctyp
 EACH_KINDS = ("iidd", "id", "ii")  # `Loops.each`'s: GLPK's bounds (index, type, lower, upper), costs, column kinds
 
 
-def _each_ir(kinds: str) -> str:
-    """``each_<kinds>(fn, handle, n, a0, a1, ...)``: ``fn(handle, a0[k], a1[k], ...)`` for k < n."""
-    types = [_TYPES[kind][0] for kind in kinds]
-    arrays = "".join(f", ptr %a{i}" for i in range(len(kinds)))
-    loads = "".join(f"  %p{i} = getelementptr {t}, ptr %a{i}, i64 %k\n  %v{i} = load {t}, ptr %p{i}\n"
-                    for i, t in enumerate(types))
-    arguments = "".join(f", {t} %v{i}" for i, t in enumerate(types))
+def _loads(*typed: tuple[str, str]) -> str:
+    """IR that loads element %k of each (type, array) into ``%v.<array>``."""
+    return "".join(f"  %p.{a} = getelementptr {t}, ptr %{a}, i64 %k\n  %v.{a} = load {t}, ptr %p.{a}\n"
+                   for t, a in typed)
+
+
+def _counted_loop(header: str, body: str) -> str:
+    """``define void <header>``: `body` (IR of step %k) for each k < %n."""
     return f"""
-define void @each_{kinds}(ptr %fn, ptr %handle, i64 %n{arrays}) {{
+define void {header} {{
 entry:
   %none = icmp sle i64 %n, 0
   br i1 %none, label %done, label %loop
 loop:
   %k = phi i64 [ 0, %entry ], [ %next, %loop ]
-{loads}  call void %fn(ptr %handle{arguments})
-  %next = add i64 %k, 1
+{body}  %next = add i64 %k, 1
   %more = icmp slt i64 %next, %n
   br i1 %more, label %loop, label %done
 done:
@@ -45,26 +45,22 @@ done:
 """
 
 
-_GATHER_IR = """
-; out[k] = fn(handle, first + k) for k < n: GLPK's column values (glp_mip_col_val)
-define void @gather_double(ptr %fn, ptr %handle, i32 %first, i64 %n, ptr %out) {
-entry:
-  %none = icmp sle i64 %n, 0
-  br i1 %none, label %done, label %loop
-loop:
-  %k = phi i64 [ 0, %entry ], [ %next, %loop ]
+def _each_ir(kinds: str) -> str:
+    """``each_<kinds>(fn, handle, n, a0, a1, ...)``: ``fn(handle, a0[k], a1[k], ...)`` for k < n."""
+    typed = [(_TYPES[kind][0], f"a{i}") for i, kind in enumerate(kinds)]
+    arrays, arguments = "".join(f", ptr %{a}" for _, a in typed), "".join(f", {t} %v.{a}" for t, a in typed)
+    return _counted_loop(f"@each_{kinds}(ptr %fn, ptr %handle, i64 %n{arrays})",
+                         f"{_loads(*typed)}  call void %fn(ptr %handle{arguments})\n")
+
+
+_GATHER_IR = _counted_loop("@gather_double(ptr %fn, ptr %handle, i32 %first, i64 %n, ptr %out)", """\
   %offset = trunc i64 %k to i32
   %index = add i32 %first, %offset
   %value = call double %fn(ptr %handle, i32 %index)
   %slot = getelementptr double, ptr %out, i64 %k
   store double %value, ptr %slot
-  %next = add i64 %k, 1
-  %more = icmp slt i64 %next, %n
-  br i1 %more, label %loop, label %done
-done:
-  ret void
-}
-"""
+""")  # out[k] = fn(handle, first + k): GLPK's column values (glp_mip_col_val)
+
 
 def _scip_ir(name: str, arrays: str, create: str, keep: str = "") -> str:
     """``<name>(create, add, release, scip, n, <arrays>)``: for each k < n, `create` (IR setting
@@ -109,15 +105,8 @@ done:
 _SCIP_IR = "@empty = private unnamed_addr constant [1 x i8] zeroinitializer\n" + _scip_ir(
     # column k: SCIPcreateVarBasic (name "", as _scip_c says why), SCIPaddVar, made[k] = the
     # variable, SCIPreleaseVar (the problem holds it)
-    "scip_add_variables", "ptr %lower, ptr %upper, ptr %cost, ptr %kind, ptr %made.out", """\
-  %p.lower = getelementptr double, ptr %lower, i64 %k
-  %v.lower = load double, ptr %p.lower
-  %p.upper = getelementptr double, ptr %upper, i64 %k
-  %v.upper = load double, ptr %p.upper
-  %p.cost = getelementptr double, ptr %cost, i64 %k
-  %v.cost = load double, ptr %p.cost
-  %p.kind = getelementptr i32, ptr %kind, i64 %k
-  %v.kind = load i32, ptr %p.kind
+    "scip_add_variables", "ptr %lower, ptr %upper, ptr %cost, ptr %kind, ptr %made.out",
+    _loads(("double", "lower"), ("double", "upper"), ("double", "cost"), ("i32", "kind")) + """\
   %created = call i32 %create(ptr %scip, ptr %made.ptr, ptr @empty, double %v.lower, double %v.upper,
                               double %v.cost, i32 %v.kind)""", """\
   %p.made = getelementptr ptr, ptr %made.out, i64 %k
@@ -133,10 +122,7 @@ _SCIP_IR = "@empty = private unnamed_addr constant [1 x i8] zeroinitializer\n" +
   %entries = trunc i64 %length to i32
   %row.variables = getelementptr ptr, ptr %variables, i64 %first
   %row.coefficients = getelementptr double, ptr %coefficients, i64 %first
-  %p.lower = getelementptr double, ptr %lower, i64 %k
-  %v.lower = load double, ptr %p.lower
-  %p.upper = getelementptr double, ptr %upper, i64 %k
-  %v.upper = load double, ptr %p.upper
+""" + _loads(("double", "lower"), ("double", "upper")) + """\
   %created = call i32 %create(ptr %scip, ptr %made.ptr, ptr @empty, i32 %entries, ptr %row.variables,
                               ptr %row.coefficients, double %v.lower, double %v.upper)""")
 
@@ -162,8 +148,7 @@ CALLEES = {  # loop: the (result, arguments) of each C function it calls, as cty
 
 
 def _addresses(loop: str, functions: tuple) -> list[int]:
-    """The addresses of `functions` (a ctypes library's, ``lib.glp_set_row_bnds``), each
-    declared as `loop` calls it (`CALLEES`), else a TypeError naming the function."""
+    """The addresses of `functions`, each declared as `loop` calls it (`CALLEES`), else a TypeError."""
     for function, (result, arguments) in zip(functions, CALLEES[loop], strict=True):
         if function.restype is not result or list(function.argtypes or ()) != arguments:
             name = getattr(function, "__name__", "a C function")
@@ -206,8 +191,7 @@ class Loops:
 
     def scip_add_variables(self, functions: tuple, scip, lower: np.ndarray, upper: np.ndarray, cost: np.ndarray,
                            kind: np.ndarray, made: np.ndarray) -> int:
-        """SCIP's variables (`_SCIP_IR`); `functions` are SCIPcreateVarBasic, SCIPaddVar and
-        SCIPreleaseVar, `made` (uintp) receives them. Returns the variables added."""
+        """SCIP's variables: create, add, release each; `made` receives them. Returns the number added."""
         count = len(lower)
         return self._functions["scip_add_variables"](
             *_addresses("scip_add_variables", functions), scip, count, _array(lower, np.float64, count),
@@ -216,20 +200,56 @@ class Loops:
 
     def scip_add_rows(self, functions: tuple, scip, start: np.ndarray, variables: np.ndarray,
                       coefficients: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> int:
-        """SCIP's linear rows in compressed-row form (`_SCIP_IR`); `functions` are
-        SCIPcreateConsBasicLinear, SCIPaddCons and SCIPreleaseCons. Returns the rows added."""
+        """SCIP's linear rows in compressed-row form: create, add, release each. Returns the number added."""
         rows, entries = len(lower), len(variables)
-        if len(start) != rows + 1 or start[0] != 0 or start[-1] != entries or np.any(np.diff(start) < 0):
-            raise ValueError("the rows' starts are inconsistent")
+        _check_starts(start, rows, entries)
         return self._functions["scip_add_rows"](
             *_addresses("scip_add_rows", functions), scip, rows, _array(start, np.int64, rows + 1),
             _array(variables, np.uintp, entries), _array(coefficients, np.float64, entries),
             _array(lower, np.float64, rows), _array(upper, np.float64, rows))
 
 
-def loops() -> Loops | None:
-    """The loops compiled (once per process), or None where they cannot be."""
-    return _compiled()[0]
+def _check_starts(start: np.ndarray, rows: int, entries: int) -> None:
+    if len(start) != rows + 1 or start[0] != 0 or start[-1] != entries or np.any(np.diff(start) < 0):
+        raise ValueError("the rows' starts are inconsistent")
+
+
+class PythonLoops:
+    """The same loops made from Python, one ctypes call per C call (where none are compiled)."""
+
+    def each(self, function, handle, *arrays: np.ndarray) -> None:
+        for arguments in zip(*(a.tolist() for a in arrays)):
+            function(handle, *arguments)
+
+    def gather_double(self, function, handle, first: int, count: int) -> np.ndarray:
+        return np.fromiter((function(handle, first + k) for k in range(count)), dtype=np.float64, count=count)
+
+    def scip_add_variables(self, functions: tuple, scip, lower, upper, cost, kind, made: np.ndarray) -> int:
+        (create, add, release), var = functions, ctypes.c_void_p()
+        reference = ctypes.byref(var)
+        for k, column in enumerate(zip(lower.tolist(), upper.tolist(), cost.tolist(), kind.tolist())):
+            if not (create(scip, reference, b"", *column) == 1 and add(scip, var) == 1):
+                return k
+            made[k] = var.value
+            if release(scip, reference) != 1:  # the problem holds it now
+                return k
+        return len(lower)
+
+    def scip_add_rows(self, functions: tuple, scip, start, variables, coefficients, lower, upper) -> int:
+        _check_starts(start, len(lower), len(variables))
+        (create, add, release), cons = functions, ctypes.c_void_p()
+        reference, starts = ctypes.byref(cons), start.tolist()
+        for k, (first, end, low, high) in enumerate(zip(starts, starts[1:], lower.tolist(), upper.tolist())):
+            if not (create(scip, reference, b"", end - first, variables.ctypes.data + 8 * first,
+                           coefficients.ctypes.data + 8 * first, low, high) == 1
+                    and add(scip, cons) == 1 and release(scip, reference) == 1):
+                return k
+        return len(lower)
+
+
+def loops() -> Loops | PythonLoops:
+    """The loops compiled (once per process), or the Python ones where they cannot be."""
+    return _compiled()[0] or PythonLoops()
 
 
 def path() -> str:
@@ -264,21 +284,3 @@ def _compiled() -> tuple[Loops | None, str]:
     return Loops(engine, {name: prototype(engine.get_function_address(name))
                           for name, prototype in _PROTOTYPES.items()}), llvmlite.__version__
 
-
-def call_each(function, handle, *arrays: np.ndarray) -> None:
-    """``function(handle, arrays[0][k], ...)`` for every k: in a compiled loop where there is
-    one, else from Python."""
-    compiled = loops()
-    if compiled is not None:
-        compiled.each(function, handle, *arrays)
-        return
-    for arguments in zip(*(a.tolist() for a in arrays)):
-        function(handle, *arguments)
-
-
-def gather_double(function, handle, first: int, count: int) -> np.ndarray:
-    """``[function(handle, first + k) for k < count]``, compiled where it can be."""
-    compiled = loops()
-    if compiled is not None:
-        return compiled.gather_double(function, handle, first, count)
-    return np.fromiter((function(handle, first + k) for k in range(count)), dtype=np.float64, count=count)

@@ -79,8 +79,7 @@ def linear_model(arrays: dict, offset: float = 0.0, maximise: bool = False):
 
 
 def solve(arrays: dict, offset: float = 0.0, maximise: bool = False, parameters: dict | None = None) -> dict:
-    """Solve the arrays' integer program with CP-SAT's `parameters` (its own names: the
-    adapter's `Options`): the answer."""
+    """Solve the arrays' integer program with CP-SAT's `parameters` (its own names): the answer."""
     from ortools.linear_solver.python import model_builder_helper  # see linear_model
 
     model = linear_model(arrays, offset, maximise)
@@ -102,20 +101,12 @@ def solve(arrays: dict, offset: float = 0.0, maximise: bool = False, parameters:
     }
 
 
-STOP = {"asked": False}
-"""Set by SIGUSR1: the asker of an enumeration wants no more solutions."""
-
-
-ENUMERATION_PARAMETERS: dict = {}
-"""CP-SAT parameters of the search for all solutions beyond its defaults (see benchmarks/counting.py)."""
+STOP = {"asked": False}  # set by SIGUSR1: the asker of an enumeration wants no more solutions
+ENUMERATION_PARAMETERS: dict = {}  # CP-SAT's beyond its defaults for all solutions (see benchmarks/counting.py)
 
 
 def _bound(value: float, cp_model) -> int:
-    if value == float("inf"):
-        return cp_model.INT_MAX
-    if value == -float("inf"):
-        return cp_model.INT_MIN
-    return int(round(value))
+    return cp_model.INT_MAX if value == float("inf") else cp_model.INT_MIN if value == -float("inf") else round(value)
 
 
 def _add_row(model, cp_model, terms: list, lo: float, hi: float) -> bool:
@@ -248,8 +239,7 @@ def serve() -> None:
 
 
 def framed_reply(answered: dict) -> tuple[str, bytes]:
-    """The answer's line and the raw bytes that follow it: the column values, whose number
-    the line gives in their place."""
+    """The answer's line, the column values' number in their place, and their raw bytes."""
     if "values" not in answered:
         return json.dumps(answered), b""
     values = np.ascontiguousarray(answered["values"], dtype="<f8")
@@ -257,8 +247,7 @@ def framed_reply(answered: dict) -> tuple[str, bytes]:
 
 
 def answer(request: dict, arrays: dict, replies) -> dict:
-    """The answer to one request (its arrays read): a solve, or an enumeration whose points
-    are written to `replies` as they come."""
+    """The answer to one request: a solve, or an enumeration writing its points to `replies`."""
     asked = request.get("id", "")
     if "enumerate" in request:
         def emit(point, asked=asked):

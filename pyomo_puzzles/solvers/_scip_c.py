@@ -60,8 +60,7 @@ TESTED = ("10.0",)  # the SCIP releases (major.minor) whose functions `_SIGNATUR
 
 @lru_cache(maxsize=None)
 def library() -> ctypes.CDLL:
-    """The SCIP library PySCIPOpt's wheel bundles, with the signatures used here; an untested
-    SCIP release is refused (`TESTED`) before anything is declared."""
+    """The SCIP library PySCIPOpt's wheel bundles, its functions declared; an untested release refused."""
     import pyscipopt  # pyscipopt: only where SCIP solves (adapters are imported by `list`)
 
     found = sorted(glob.glob(os.path.join(os.path.dirname(pyscipopt.__file__) + ".libs", "libscip*")))
@@ -123,8 +122,7 @@ def keep_one() -> None:
 
 
 class Problem:
-    """A `LinearForm` loaded into a SCIP instance taken from the idle ones (`take`), given
-    back when this object is collected."""
+    """A `LinearForm` loaded into an idle SCIP instance (`take`), given back when this is collected."""
 
     def __init__(self, form, quiet: dict) -> None:
         self.model = take(quiet)
@@ -140,64 +138,25 @@ class Problem:
 
     def _add_variables(self, form) -> np.ndarray:
         """SCIP's variables of the columns, in a compiled loop where there is one (`_c_loops`)."""
-        kinds = _kinds(form.integer, self.lower, self.upper).astype(np.int32)
-        cost = np.ascontiguousarray(form.cost, dtype=np.float64)
-        compiled = loops()
-        if compiled is None:
-            return self._add_variables_from_python(cost, kinds)
-        lib = self.lib
+        lib, kinds = self.lib, _kinds(form.integer, self.lower, self.upper).astype(np.int32)
         made = np.zeros(len(kinds), dtype=np.uintp)
-        added = compiled.scip_add_variables((lib.SCIPcreateVarBasic, lib.SCIPaddVar, lib.SCIPreleaseVar), self.scip,
-                                            self.lower, self.upper, cost, kinds, made)
+        added = loops().scip_add_variables((lib.SCIPcreateVarBasic, lib.SCIPaddVar, lib.SCIPreleaseVar), self.scip,
+                                           self.lower, self.upper, np.ascontiguousarray(form.cost, dtype=np.float64),
+                                           kinds, made)
         if added != len(kinds):
             raise RuntimeError(f"SCIP: adding variable {added} failed")
         return made
 
-    def _add_variables_from_python(self, cost: np.ndarray, kinds: np.ndarray) -> np.ndarray:
-        lib, scip = self.lib, self.scip
-        create, add, release = lib.SCIPcreateVarBasic, lib.SCIPaddVar, lib.SCIPreleaseVar
-        var = _P()
-        reference = ctypes.byref(var)
-        made = []
-        columns = zip(self.lower.tolist(), self.upper.tolist(), cost.tolist(), kinds.tolist())
-        for low, high, coefficient, kind in columns:
-            # the checks inline: a Python call per C call would cost as much as the C call
-            if not (create(scip, reference, b"", low, high, coefficient, kind) == _OKAY and add(scip, var) == _OKAY):
-                raise RuntimeError("SCIP: adding a variable failed")
-            made.append(var.value)
-            if release(scip, reference) != _OKAY:  # the problem holds it now
-                raise RuntimeError("SCIP: releasing a variable failed")
-        return np.array(made, dtype=np.uintp)
-
     def _add_rows(self, start, index, value, lower, upper) -> None:
         """Rows in compressed-row form, in a compiled loop where there is one (a row without
         entries is a constraint over no variable, which SCIP's presolving decides)."""
-        start = np.ascontiguousarray(start, dtype=np.int64)
-        row_vars = np.ascontiguousarray(self.variables[np.asarray(index, dtype=np.intp)])
-        coefficients = np.ascontiguousarray(value, dtype=np.float64)
-        lower, upper = clipped(lower, self.infinity), clipped(upper, self.infinity)
-        compiled = loops()
-        if compiled is None:
-            self._add_rows_from_python(start, row_vars, coefficients, lower, upper)
-            return
         lib = self.lib
-        added = compiled.scip_add_rows((lib.SCIPcreateConsBasicLinear, lib.SCIPaddCons, lib.SCIPreleaseCons), self.scip,
-                                       start, row_vars, coefficients, lower, upper)
+        added = loops().scip_add_rows(
+            (lib.SCIPcreateConsBasicLinear, lib.SCIPaddCons, lib.SCIPreleaseCons), self.scip,
+            np.ascontiguousarray(start, dtype=np.int64), np.ascontiguousarray(self.variables[np.asarray(index, np.intp)]),
+            np.ascontiguousarray(value, dtype=np.float64), clipped(lower, self.infinity), clipped(upper, self.infinity))
         if added != len(lower):
             raise RuntimeError(f"SCIP: adding row {added} failed")
-
-    def _add_rows_from_python(self, start, row_vars, coefficients, lower, upper) -> None:
-        lib, scip = self.lib, self.scip
-        create, add, release = lib.SCIPcreateConsBasicLinear, lib.SCIPaddCons, lib.SCIPreleaseCons
-        var_base, coefficient_base = row_vars.ctypes.data, coefficients.ctypes.data
-        cons = _P()
-        reference = ctypes.byref(cons)
-        starts = start.tolist()
-        for first, end, low, high in zip(starts, starts[1:], lower.tolist(), upper.tolist()):
-            # the checks inline, as in _add_variables_from_python; the problem holds the row once added
-            if not (create(scip, reference, b"", end - first, var_base + 8 * first, coefficient_base + 8 * first,
-                           low, high) == _OKAY and add(scip, cons) == _OKAY and release(scip, reference) == _OKAY):
-                raise RuntimeError("SCIP: adding a row failed")
 
     def original(self) -> None:
         """Back to the original problem, where rows and bounds can change (after a solve)."""
@@ -217,12 +176,9 @@ class Problem:
             var = int(self.variables[j])
             if (low < 0 or high > 1) and lib.SCIPvarGetType(var) == _BINARY:  # a column fixed when loaded, freed
                 call(lib.SCIPchgVarType(scip, var, _INTEGER, ctypes.byref(ctypes.c_uint())), "changing a type")
-            if low > self.upper[j]:
-                call(lib.SCIPchgVarUb(scip, var, high), "changing a bound")
-                call(lib.SCIPchgVarLb(scip, var, low), "changing a bound")
-            else:
-                call(lib.SCIPchgVarLb(scip, var, low), "changing a bound")
-                call(lib.SCIPchgVarUb(scip, var, high), "changing a bound")
+            changes = [(lib.SCIPchgVarLb, low), (lib.SCIPchgVarUb, high)]
+            for change, bound in changes[::-1] if low > self.upper[j] else changes:
+                call(change(scip, var, bound), "changing a bound")
             self.lower[j], self.upper[j] = low, high
 
     def solved_size(self) -> tuple[int, int, int]:

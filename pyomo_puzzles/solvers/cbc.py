@@ -9,7 +9,7 @@ import contextlib
 import ctypes
 import io
 import os
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import numpy as np
@@ -85,12 +85,8 @@ def _one_blas_thread():
         del os.environ["OPENBLAS_NUM_THREADS"]
 
 
-def _doubles(values) -> np.ndarray:
-    return clipped(values, LARGEST)
-
-
-def _ints(values) -> np.ndarray:
-    return np.ascontiguousarray(values, dtype=np.int32)
+_doubles = partial(clipped, infinity=LARGEST)
+_ints = partial(np.ascontiguousarray, dtype=np.int32)
 
 
 def _column_values(solution, count: int) -> np.ndarray:

@@ -10,6 +10,8 @@ import functools
 import time
 import weakref
 
+import numpy as np
+
 from pyomo_puzzles.contract.solvers import (Adapter, Kept, LinearForm, Native, Options, RunSettings, SolveOutcome,
                                             clipped, finite, first_line, quiet_stdout, record_progress, register_solver,
                                             row_senses, time_left, without_objective, worth_tracing)
@@ -46,8 +48,7 @@ of a small model's hand-over. A forked run makes its own (its environment has th
 
 
 def _take():
-    """A kept problem, reset to an LP (no integrality, no MIP start) before its data is
-    replaced, or a new one."""
+    """A kept problem, reset to an LP (no integrality, no MIP start), or a new one."""
     problem = PROBLEMS.take()
     problem.set_problem_type(problem.problem_type.LP)  # drops the old integrality and MIP starts
     return problem
@@ -76,7 +77,6 @@ class MatrixSession:
 
     def __init__(self, form, settings: RunSettings, persistent: bool = False) -> None:
         import cplex  # see _rows
-        import numpy as np  # see _rows
 
         self.settings = settings
         self._problem = problem = silent_problem() if persistent else _take()
@@ -104,7 +104,6 @@ class MatrixSession:
 
     def set_bounds(self, columns, lower, upper) -> None:
         import cplex  # see _rows
-        import numpy as np  # see _rows
 
         columns = np.asarray(columns).tolist()
         variables, big = self._problem.variables, cplex.infinity
@@ -162,8 +161,6 @@ class _ProgressCallback:
 
 
 def _matrix_outcome(problem, solver_time: float) -> SolveOutcome:
-    import numpy as np  # see _rows
-
     solution = problem.solution
     codes = solution.status
     status = solution.get_status()
@@ -230,8 +227,7 @@ class Cplex(Adapter):
     enumeration = "populate (solution pool, intensity 4: every solution)"
 
     def enumerate(self, form, settings: RunSettings, found) -> tuple[str, str]:
-        """CPLEX's populate on `form` (no objective) in a problem of its own, ended here; the
-        pool's points go to `found` once it has ended."""
+        """CPLEX's populate on `form` (no objective); the pool's points go to `found` once it has ended."""
         import cplex  # cplex: see availability
 
         session = MatrixSession(without_objective(form), settings,

@@ -31,8 +31,7 @@ _NOTHING_ASKED, _ASKED = b"0", b"1"  # the worker's state file: a request under 
 
 
 class _Busy(Exception):
-    """The worker cannot answer this process now: another process is using it, or the
-    process that used it last died before its answer (the worker was then killed)."""
+    """The worker cannot answer now: another process is using it, or its last asker died."""
 
 
 class _Worker:
@@ -124,8 +123,7 @@ class _Worker:
     @staticmethod
     def _exchange(process: subprocess.Popen, request: dict, payload: list, asker: str,
                   on_point: Callable[[str], bool] | None = None) -> dict | str | None:
-        """Write the request and its arrays, read its answer (a dict, or the worker's error
-        text; None if the worker died first); an enumeration's points go to `on_point`."""
+        """Write the request and its arrays, read its answer (None if the worker died first)."""
         point, wanted = f"{asker}+", on_point is not None
         try:
             _write_all(process.stdin.fileno(), [json.dumps(request).encode() + b"\n", *payload])
@@ -147,8 +145,7 @@ class _Worker:
         return None
 
     def _start(self) -> None:
-        """Start a worker owned by this process and wait until it is ready (one that cannot
-        start is found dead at its first request, which says why)."""
+        """Start a worker owned by this process; wait until it is ready (or dead, found at its first request)."""
         self._errors = tempfile.TemporaryFile(mode="w+", prefix="pyomo-puzzles-cpsat-")
         self._state = tempfile.TemporaryFile(prefix="pyomo-puzzles-cpsat-state-")
         os.pwrite(self._state.fileno(), _NOTHING_ASKED, 0)
@@ -320,8 +317,7 @@ class Cpsat(Adapter):
                    "model is an exact cover, a fixed first-item search as dancing links search)")
 
     def enumerate(self, form, settings: RunSettings, found: Callable) -> tuple[str, str]:
-        """Every point of `form` by CP-SAT's search for all solutions, in the worker; each
-        point's values go to `found` as the worker finds it."""
+        """Every point of `form` by CP-SAT's search for all solutions; each goes to `found` as it is found."""
         empty = np.zeros(len(form.columns))
 
         def on_point(text: str) -> bool:

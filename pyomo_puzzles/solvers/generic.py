@@ -105,8 +105,7 @@ class PyomoSolver(Adapter):
 
     @property
     def executable(self) -> str | None:
-        """The program Pyomo's interface runs (``glpsol`` for ``pyomo:glpk``), for the results'
-        environment record; None for an in-process interface."""
+        """The program Pyomo's interface runs (``glpsol`` for ``pyomo:glpk``); None in-process."""
         import pyomo.environ as pyo  # Pyomo: see GenericSession.solve
 
         find = getattr(pyo.SolverFactory(self.solver), "executable", None)

@@ -15,7 +15,7 @@ import numpy as np
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome,
                                             c_pointer, check_form, check_rows, declare, finite, library_availability,
                                             register_solver, require_tested, timed)
-from pyomo_puzzles.solvers._c_loops import call_each, gather_double, loops, path
+from pyomo_puzzles.solvers._c_loops import loops, path
 
 GLP_MIN, GLP_MAX, GLP_IV = 1, 2, 2
 GLP_FR, GLP_LO, GLP_UP, GLP_DB, GLP_FX = 1, 2, 3, 4, 5
@@ -56,8 +56,7 @@ TESTED = ("5.0",)  # the GLPK versions whose glp_iocp structure `library` lays o
 
 @lru_cache(maxsize=None)
 def library():
-    """(the ``libglpk`` of the swiglpk wheel with the functions used here declared, the
-    ``glp_iocp`` structure, the callback type), loaded once per process."""
+    """(libglpk of the swiglpk wheel, its functions declared; ``glp_iocp``; the callback type), once."""
     spec = importlib.util.find_spec("swiglpk")  # its folder only: swiglpk's own module is not imported
     if spec is None or spec.origin is None:
         raise ImportError("swiglpk is not installed (pip install 'pyomo-puzzles[glpk]')")
@@ -105,10 +104,7 @@ def _indices(first: int, count: int) -> np.ndarray:
 
 def _one_based(values, dtype) -> np.ndarray:
     """`values` after a dummy element 0 (GLPK ignores it)."""
-    array = np.empty(len(values) + 1, dtype=dtype)
-    array[0] = 0
-    array[1:] = values
-    return array
+    return np.concatenate([np.zeros(1, dtype), np.asarray(values, dtype)])
 
 
 class _Tree:
@@ -129,6 +125,7 @@ class _Tree:
 
 class MatrixSession:
     """The matrix as one GLPK problem (``glp_load_matrix``), kept by a persistent session."""
+
     def __init__(self, form: LinearForm, settings: RunSettings, persistent: bool = False) -> None:
         check_form(form)
         self.settings = settings
@@ -148,18 +145,19 @@ class MatrixSession:
     def _load_bounds_and_kinds(self, form: LinearForm) -> None:
         """Every row's and column's bounds, the integer columns' kind: in compiled loops where there are."""
         lib, problem = self._lib, self._problem
-        call_each(lib.glp_set_row_bnds, problem, _indices(1, len(form.row_lower)),
-                  *_bounds(form.row_lower, form.row_upper))
-        call_each(lib.glp_set_col_bnds, problem, _indices(1, self._n_cols), *_bounds(form.col_lower, form.col_upper))
+        loops().each(lib.glp_set_row_bnds, problem, _indices(1, len(form.row_lower)),
+                     *_bounds(form.row_lower, form.row_upper))
+        loops().each(lib.glp_set_col_bnds, problem, _indices(1, self._n_cols),
+                     *_bounds(form.col_lower, form.col_upper))
         integer = np.flatnonzero(form.integer)
-        call_each(lib.glp_set_col_kind, problem, (integer + 1).astype(np.int32),
-                  np.full(len(integer), GLP_IV, dtype=np.int32))
+        loops().each(lib.glp_set_col_kind, problem, (integer + 1).astype(np.int32),
+                     np.full(len(integer), GLP_IV, dtype=np.int32))
 
     def _load_objective(self, form: LinearForm) -> None:
         lib, problem = self._lib, self._problem
         costly = np.flatnonzero(form.cost)
-        call_each(lib.glp_set_obj_coef, problem, (costly + 1).astype(np.int32),
-                  np.asarray(form.cost, dtype=np.float64)[costly])
+        loops().each(lib.glp_set_obj_coef, problem, (costly + 1).astype(np.int32),
+                     np.asarray(form.cost, dtype=np.float64)[costly])
         lib.glp_set_obj_coef(problem, 0, float(form.offset))
 
     def _load_matrix(self, form: LinearForm) -> None:
@@ -176,15 +174,15 @@ class MatrixSession:
         check_rows(rows, self._n_cols)
         lib, problem = self._lib, self._problem
         first = lib.glp_add_rows(problem, len(rows))
-        call_each(lib.glp_set_row_bnds, problem, _indices(first, len(rows)), *_bounds(rows.lower, rows.upper))
+        loops().each(lib.glp_set_row_bnds, problem, _indices(first, len(rows)), *_bounds(rows.lower, rows.upper))
         for i in range(len(rows)):
             part = slice(int(rows.start[i]), int(rows.start[i + 1]))
             columns, values = _one_based(rows.index[part] + 1, np.int32), _one_based(rows.value[part], np.float64)
             lib.glp_set_mat_row(problem, first + i, len(columns) - 1, c_pointer(columns), c_pointer(values))
 
     def set_bounds(self, columns, lower, upper) -> None:
-        call_each(self._lib.glp_set_col_bnds, self._problem, (np.asarray(columns) + 1).astype(np.int32),
-                  *_bounds(lower, upper))
+        loops().each(self._lib.glp_set_col_bnds, self._problem, (np.asarray(columns) + 1).astype(np.int32),
+                     *_bounds(lower, upper))
 
     def solve(self) -> SolveOutcome:
         lib = self._lib
@@ -224,7 +222,7 @@ class MatrixSession:
             bound=None if state == "infeasible" else bound, solver_time=seconds, nodes=tree.nodes,
             message="" if state != "error" else
             f"GLPK stopped with {RETURN_CODES.get(code, code)}, MIP status {mip_status}",
-            values=gather_double(lib.glp_mip_col_val, problem, 1, self._n_cols) if found else None,
+            values=loops().gather_double(lib.glp_mip_col_val, problem, 1, self._n_cols) if found else None,
             solver_clock="call")
 
 

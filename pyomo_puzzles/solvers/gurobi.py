@@ -5,6 +5,8 @@ Gurobi's traps (INF_OR_UNBD, the licence's size limit): docs/solver_bindings.md.
 
 from __future__ import annotations
 
+import numpy as np
+
 from pyomo_puzzles.contract.solvers import (Adapter, Kept, LinearForm, Native, Options, SolveOutcome, RunSettings,
                                             by_rows, finite, first_line, quiet_stdout, record_progress, register_solver,
                                             row_senses, time_left, without_objective, worth_tracing)
@@ -30,18 +32,9 @@ def environment():
     return ENVIRONMENT.one()
 
 
-def _by_rows(start, index, value, shape):
-    """Compressed rows as the scipy matrix gurobipy's matrix interface takes."""
-    import scipy.sparse as sp  # scipy: gurobipy's matrix interface takes its matrices
-
-    return sp.csr_matrix((value, index, start), shape=shape)
-
-
 def _senses(lower, upper) -> tuple:
     """Gurobi's sense and right-hand side per row, and the ranged rows (stated ``>= lower``
     here, and once more ``<= upper``)."""
-    import numpy as np  # numpy: with the form
-
     sense, rhs, _ = row_senses(lower, upper, 1e100)  # a free row: at Gurobi's infinity
     return np.select([sense == "E", sense == "L"], ["=", "<"], ">"), rhs, np.flatnonzero(sense == "R")
 
@@ -52,7 +45,6 @@ class MatrixSession:
 
     def __init__(self, form, settings: RunSettings) -> None:
         import gurobipy as gp  # see environment
-        import numpy as np  # see _senses
 
         self.settings, self._refused = settings, None
         self._model = model = gp.Model(env=environment())
@@ -62,16 +54,20 @@ class MatrixSession:
         model.ModelSense = gp.GRB.MAXIMIZE if form.maximise else gp.GRB.MINIMIZE
         model.ObjCon = form.offset
         rows = by_rows(form.start, form.index, form.value, len(form.row_lower))
-        self._add(_by_rows(*rows, (len(form.row_lower), n)), form.row_lower, form.row_upper)
+        self._add(rows, len(form.row_lower), form.row_lower, form.row_upper)
         for key, value in Gurobi.options.native(settings).items():
             model.setParam(key, value)
         self._traced = worth_tracing(form)
 
-    def _add(self, matrix, lower, upper) -> None:
+    def _add(self, rows: tuple, count: int, lower, upper) -> None:
+        """Rows given compressed (starts, columns, values) with their bounds."""
         import gurobipy as gp  # see environment
+        import scipy.sparse as sp  # scipy: gurobipy's matrix interface takes its matrices
 
         if self._refused is not None:
             return
+        start, index, value = rows
+        matrix = sp.csr_matrix((value, index, start), shape=(count, self._x.shape[0]))
         sense, rhs, ranged = _senses(lower, upper)
         try:
             self._model.addMConstr(matrix, self._x, sense, rhs)
@@ -83,8 +79,7 @@ class MatrixSession:
             self._refused = licence_message(error)
 
     def add_rows(self, rows) -> None:
-        shape = (len(rows), self._x.shape[0])
-        self._add(_by_rows(rows.start, rows.index, rows.value, shape), rows.lower, rows.upper)
+        self._add((rows.start, rows.index, rows.value), len(rows), rows.lower, rows.upper)
 
     def set_bounds(self, columns, lower, upper) -> None:
         chosen = self._x[columns]
@@ -182,8 +177,7 @@ class Gurobi(Adapter):
         return True, f"Gurobi {version}{limited}"
 
     def warm_up(self) -> None:
-        """scipy's sparse matrices (1 to 2 s on first import) and this process's environment,
-        once per batch rather than by every forked run."""
+        """scipy's sparse matrices (1 to 2 s to import) and the environment, once per batch."""
         import scipy.sparse  # noqa: F401 - see above
 
         environment()
@@ -194,19 +188,15 @@ class Gurobi(Adapter):
     enumeration = "solution pool (PoolSearchMode 2, every solution kept)"
 
     def enumerate(self, form, settings: RunSettings, found) -> tuple[str, str]:
-        """Gurobi's pool search for every solution of `form` (no objective), in a model disposed
-        here; the pool's points go to `found` once the search has ended."""
+        """Gurobi's pool search for every solution of `form` (no objective); the points go to `found`."""
         import gurobipy as gp  # gurobipy: see availability
 
+        session = None
         try:
             session = MatrixSession(without_objective(form), settings)
-        except gp.GurobiError as error:
-            message = licence_message(error)
-            return ("licence_limit", message) if message else ("error", f"Gurobi: {first_line(error)}")
-        model = session._model
-        try:
             if session._refused is not None:
                 return "licence_limit", session._refused
+            model = session._model
             model.Params.PoolSearchMode, model.Params.PoolSolutions = 2, gp.GRB.MAXINT
             with quiet_stdout():
                 model.optimize()
@@ -219,7 +209,8 @@ class Gurobi(Adapter):
             message = licence_message(error)
             return ("licence_limit", message) if message else ("error", f"Gurobi: {first_line(error)}")
         finally:
-            model.dispose()
+            if session is not None:
+                session._model.dispose()
         if status in (gp.GRB.OPTIMAL, gp.GRB.INFEASIBLE):
             return "complete", ""
         return ("time_limit", "") if status == gp.GRB.TIME_LIMIT else ("error", f"Gurobi stopped with status {status}")

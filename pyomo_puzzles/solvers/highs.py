@@ -93,11 +93,9 @@ _REDUCTIONS = re.compile(r"Presolve reductions: rows (\d+)\(-?\d+\); columns (\d
 def presolved_size(log: list[str]) -> tuple[int, int, int] | None:
     """(columns, rows, nonzeros) after HiGHS's presolve, from its first log line ``Presolve
     reductions: ...``; None without one (presolve off, or nothing reduced)."""
-    for line in log:
-        found = _REDUCTIONS.match(line)
-        if found:
-            rows, columns, nonzeros = (int(group) for group in found.groups())
-            return columns, rows, nonzeros
+    for found in filter(None, map(_REDUCTIONS.match, log)):
+        rows, columns, nonzeros = map(int, found.groups())
+        return columns, rows, nonzeros
     return None
 
 

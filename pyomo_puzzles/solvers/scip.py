@@ -5,6 +5,11 @@ solve; SCIP's counter for native enumeration. Why, and SCIP's traps: docs/solver
 
 from __future__ import annotations
 
+import ctypes
+import itertools
+
+import numpy as np
+
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, SolveOutcome, RunSettings, finite,
                                             library_availability, register_solver, root_bound, without_objective,
                                             worth_tracing)
@@ -39,13 +44,12 @@ class MatrixSession:
         for key, value in Scip.options.native(self.settings).items():
             model.setParam(key, value)
         problem.original()  # a repeated solve starts from the problem as it now stands
-        handler = _progress_handler(model) if self._traced else None
-        events = handler.follow() if handler is not None else None
+        progress = _progress(model) if self._traced else {}
+        events = progress["events"] = [] if self._traced else None
         try:
             model.optimize()
         finally:
-            if handler is not None:
-                handler.events = None
+            progress["events"] = None
         found = problem.best()
         status = model.getStatus()
         root = None
@@ -65,56 +69,29 @@ class MatrixSession:
             root_bound=root, presolved_size=problem.solved_size())
 
 
-def _progress_handler(model):
-    """The event handler following SCIP's incumbent and dual bound on `model`, included once
-    (the model is kept between sessions)."""
+def _progress(model) -> dict:
+    """Where an event handler on `model` (included once: instances are kept) puts ``[seconds,
+    incumbent, bound, nodes]`` at each new incumbent and better dual bound, while ``events`` is a list."""
+    import pyscipopt  # see Scip.availability
+
     if not isinstance(model.data, dict):
         model.data = {}
     if "progress" not in model.data:
-        model.data["progress"] = handler = _progress_class()()
-        model.includeEventhdlr(handler, "pyomo_puzzles_progress", "incumbent and dual bound as they change")
+        progress = model.data["progress"] = {"events": None}
+
+        def caught(model, event) -> None:
+            if progress["events"] is not None:
+                found, proved = model.getPrimalbound(), model.getDualbound()
+                progress["events"].append([model.getSolvingTime(), None if model.isInfinity(abs(found)) else found,
+                                           None if model.isInfinity(abs(proved)) else proved, model.getNNodes()])
+
+        kinds = pyscipopt.SCIP_EVENTTYPE
+        model.attachEventHandlerCallback(caught, [kinds.BESTSOLFOUND, kinds.DUALBOUNDIMPROVED], "pyomo_puzzles_progress")
     return model.data["progress"]
 
 
-def _progress_class():
-    """An event handler class on PySCIPOpt's (defined where SCIP solves: adapters are imported by `list`)."""
-    import pyscipopt  # see Scip.availability
-
-    class Progress(pyscipopt.Eventhdlr):
-        """Points [seconds, incumbent, bound] at each new incumbent and each better dual bound,
-        while `events` is a list (one solve's, `follow`)."""
-
-        events: list | None = None
-        CAUGHT = pyscipopt.SCIP_EVENTTYPE.BESTSOLFOUND | pyscipopt.SCIP_EVENTTYPE.DUALBOUNDIMPROVED
-
-        def follow(self) -> list:
-            self.events = []
-            return self.events
-
-        def eventinit(self) -> None:
-            self.model.catchEvent(self.CAUGHT, self)
-
-        def eventexit(self) -> None:
-            self.model.dropEvent(self.CAUGHT, self)
-
-        def eventexec(self, event) -> None:
-            if self.events is not None:
-                model = self.model
-                found, proved = model.getPrimalbound(), model.getDualbound()
-                self.events.append([model.getSolvingTime(), None if model.isInfinity(abs(found)) else found,
-                                    None if model.isInfinity(abs(proved)) else proved, model.getNNodes()])
-
-    return Progress
-
-
 def counted_points(problem, columns: int):
-    """Every point SCIP's counter collected on `problem` (a `_scip_c.Problem`), as column
-    values: each sparse solution (a box of values per variable) expanded."""
-    import ctypes  # ctypes, itertools: only a native count pays for them
-    import itertools
-
-    import numpy as np  # numpy: loaded with the model's linear form already
-
+    """Every point SCIP's counter collected on `problem`, as column values (each sparse box expanded)."""
     lib, scip = problem.lib, problem.scip
     variables, sols = ctypes.POINTER(ctypes.c_void_p)(), ctypes.POINTER(ctypes.c_void_p)()
     nvars, nsols = ctypes.c_int(), ctypes.c_int()
@@ -176,8 +153,7 @@ class Scip(Adapter):
     enumeration = "SCIP's counter (count mode, its solutions collected)"
 
     def enumerate(self, form, settings: RunSettings, found) -> tuple[str, str]:
-        """SCIP's counter on `form`; the points it collected go to `found` once it has ended
-        (within its time limit, those counted so far)."""
+        """SCIP's counter on `form`; the points it collected (by its time limit) go to `found` when it ends."""
         problem = counter_problem(form, settings)
         problem.model.count()
         status = problem.model.getStatus()
@@ -192,8 +168,7 @@ class Scip(Adapter):
         return MatrixSession(form, settings)
 
     def warm_up(self) -> None:
-        """An idle SCIP instance (11 to 15 ms to make) and the compiled loops (0.1 to 0.2 s),
-        for the runs forked afterwards."""
+        """An idle SCIP instance (11 to 15 ms to make) and the compiled loops, for the runs forked afterwards."""
         from pyomo_puzzles.solvers._scip_c import keep_one  # see MatrixSession
 
         keep_one()
