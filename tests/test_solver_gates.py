@@ -75,3 +75,26 @@ def test_cbc_refuses_a_model_it_did_not_make_and_a_freed_one():
     with pytest.raises(RuntimeError, match="freed by its solve"):
         session.set_bounds([0], np.array([0.0]), np.array([0.0]))
     assert SolverSession("cbc", model, time_limit=10).solve().status == "optimal"
+
+
+def test_a_library_that_cannot_be_loaded_and_a_missing_package_are_one_line_each():
+    """The availability rules every binding shares (`core.binding`, offered to plugins): a
+    loader that fails names the library's source and the failure; an untested version keeps
+    its own line; a package not installed names the package and how to install it."""
+    from pyomo_puzzles.contract.solvers import UntestedVersion, library_availability, missing_package
+
+    def broken():
+        raise OSError("libexample.so: cannot open shared object file")
+
+    def untested():
+        raise UntestedVersion("Example 9.9 is not a version this binding was written and tested for (1.0)")
+
+    assert library_availability(broken, str, "Example's library from example-wheel") == (
+        False, "Example's library from example-wheel cannot be loaded (OSError: libexample.so: cannot open shared "
+               "object file)")
+    assert library_availability(untested, str, "Example") == (
+        False, "Example 9.9 is not a version this binding was written and tested for (1.0)")
+    assert library_availability(lambda: 42, lambda found: f"Example {found}", "Example") == (True, "Example 42")
+    assert missing_package("pyomo_puzzles_no_such_package", "pip install example") == \
+        "Python package 'pyomo_puzzles_no_such_package' not installed (pip install example)"
+    assert missing_package("numpy", "pip install numpy") is None

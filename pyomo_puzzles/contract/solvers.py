@@ -10,7 +10,7 @@ helper process it started still runs).
 """
 
 from pyomo_puzzles.core.binding import (UntestedVersion, by_rows, c_pointer, check_form, check_rows, clipped, declare,
-                                        first_line, library_availability, quiet_stdout, ran_to_limit, require_tested,
+                                        first_line, library_availability, missing_package, quiet_stdout, ran_to_limit, require_tested,
                                         row_senses, time_left, timed, without_objective)
 from pyomo_puzzles.core.linear_form import LinearForm, Rows, linear_form, load_values
 from pyomo_puzzles.core.processes import running
@@ -37,7 +37,6 @@ from pyomo_puzzles.errors import SolverUnavailable, UserError
 __all__ = ["ENTRY_POINT_GROUP", "SOLVER_STATUSES", "Adapter", "Kept", "LinearForm", "Native", "Options", "RunSettings",
            "SolveOutcome", "Rows", "SolverSettings", "SolverUnavailable", "UntestedVersion", "UserError", "by_rows",
            "c_pointer", "check_form", "check_rows", "clipped", "declare", "finite", "first_line", "library_availability",
-           "linear_form",
-           "load_values", "outcome_without_columns", "quiet_stdout", "ran_to_limit", "record_progress",
-           "register_solver", "register_solver_prefix", "relative_gap", "require_tested", "root_bound", "row_senses",
+           "linear_form", "load_values", "missing_package", "outcome_without_columns", "quiet_stdout", "ran_to_limit",
+           "record_progress", "register_solver", "register_solver_prefix", "relative_gap", "require_tested", "root_bound", "row_senses",
            "running", "time_left", "timed", "without_objective", "worth_tracing"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import dataclasses
+import importlib.util
 import io
 import os
 import sys
@@ -186,3 +187,9 @@ def library_availability(load: Callable, describe: Callable, source: str) -> tup
         return False, str(error)
     except (ImportError, OSError, RuntimeError, ValueError, AttributeError) as error:
         return False, f"{source} cannot be loaded ({type(error).__name__}: {error})"
+
+
+def missing_package(module: str, install: str) -> str | None:
+    """One line saying that the optional Python package `module` is not installed and how to
+    `install` it; None where it is (found, not imported: importing it may be what an adapter avoids)."""
+    return None if importlib.util.find_spec(module) else f"Python package '{module}' not installed ({install})"

@@ -13,8 +13,8 @@ import weakref
 import numpy as np
 
 from pyomo_puzzles.contract.solvers import (Adapter, Kept, LinearForm, Native, Options, RunSettings, SolveOutcome,
-                                            clipped, finite, first_line, quiet_stdout, record_progress, register_solver,
-                                            row_senses, time_left, without_objective, worth_tracing)
+                                            clipped, finite, first_line, missing_package, quiet_stdout, record_progress,
+                                            register_solver, row_senses, time_left, without_objective, worth_tracing)
 
 
 def licence_message(error: BaseException) -> str | None:
@@ -216,10 +216,10 @@ class Cplex(Adapter):
                       notes="Community Edition: at most 1,000 variables and constraints")
 
     def availability(self) -> tuple[bool, str]:
-        try:
-            import cplex  # cplex: only when asked whether CPLEX is available
-        except ImportError:
-            return False, "Python package 'cplex' not installed (pip install 'pyomo-puzzles[cplex]')"
+        if missing := missing_package("cplex", "pip install 'pyomo-puzzles[cplex]'"):
+            return False, missing
+        import cplex  # cplex: only when asked whether CPLEX is available
+
         with quiet_stdout():
             version = cplex.Cplex().get_version()
         return True, f"CPLEX {version}"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import fcntl
-import importlib.util
 import itertools
 import json
 import os
@@ -24,7 +23,7 @@ from typing import Callable
 import numpy as np
 
 from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options, RunSettings, SolveOutcome, finite,
-                                            register_solver, running)
+                                            missing_package, register_solver, running)
 
 _PIPE_BYTES = 1 << 20  # the worker's input pipe: a model's arrays in one write
 _NOTHING_ASKED, _ASKED = b"0", b"1"  # the worker's state file: a request under way or not
@@ -297,9 +296,8 @@ class Cpsat(Adapter):
     def availability(self) -> tuple[bool, str]:
         from importlib.metadata import version  # 20 ms: only when asked whether OR-Tools is installed
 
-        if importlib.util.find_spec("ortools") is None:
-            return False, "Python package 'ortools' not installed (pip install 'pyomo-puzzles[cpsat]')"
-        return True, f"OR-Tools CP-SAT {version('ortools')}"
+        missing = missing_package("ortools", "pip install 'pyomo-puzzles[cpsat]'")
+        return (False, missing) if missing else (True, f"OR-Tools CP-SAT {version('ortools')}")
 
     def warm_up(self) -> None:
         """Start the worker (importing OR-Tools: about 0.9 s) before a batch forks its runs, which

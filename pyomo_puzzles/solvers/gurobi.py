@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from pyomo_puzzles.contract.solvers import (Adapter, Kept, LinearForm, Native, Options, SolveOutcome, RunSettings,
-                                            by_rows, finite, first_line, quiet_stdout, record_progress, register_solver,
-                                            row_senses, time_left, without_objective, worth_tracing)
+                                            by_rows, finite, first_line, missing_package, quiet_stdout, record_progress,
+                                            register_solver, row_senses, time_left, without_objective, worth_tracing)
 
 
 def licence_message(error: BaseException) -> str | None:
@@ -162,10 +162,9 @@ class Gurobi(Adapter):
                       notes="without a licence file: at most 2,000 variables and constraints")
 
     def availability(self) -> tuple[bool, str]:
-        try:
-            import gurobipy  # gurobipy: only when asked whether Gurobi is available
-        except ImportError:
-            return False, "Python package 'gurobipy' not installed (pip install 'pyomo-puzzles[gurobi]')"
+        if missing := missing_package("gurobipy", "pip install 'pyomo-puzzles[gurobi]'"):
+            return False, missing
+        import gurobipy  # gurobipy: only when asked whether Gurobi is available
         from pyomo.contrib.solver.common.factory import SolverFactory  # Pyomo: adapters are imported by `list`
 
         with quiet_stdout():
