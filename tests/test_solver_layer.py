@@ -421,3 +421,37 @@ def test_kept_native_state_follows_its_fork_policy(survives_fork):
     assert in_child == (parent if survives_fork else f"made by {child}")
     kept.give_back("given back")
     assert kept.take() == "given back" and kept.take() == parent
+
+
+HELD_SESSIONS = '''
+import pyomo.environ as pyo
+from pyomo_puzzles.core import solvers
+
+HELD = []
+
+
+def test_sessions_held_until_exit():
+    model = pyo.ConcreteModel()
+    model.x = pyo.Var([1, 2], domain=pyo.Binary)
+    model.one = pyo.Constraint(expr=model.x[1] + model.x[2] <= 1)
+    model.value = pyo.Objective(expr=model.x[1] + 2 * model.x[2], sense=pyo.maximize)
+    for persistent in (True, False):
+        session = solvers.SolverSession("{solver}", model, persistent=persistent, time_limit=10)
+        assert session.solve().objective == 2
+        HELD.append(session)
+'''
+
+
+@pytest.mark.parametrize("solver", solver_params(("cplex", "gurobi", "scip", "cbc", "glpk")))
+def test_sessions_still_held_when_the_interpreter_ends_are_released_without_a_word(solver, tmp_path):
+    """A persistent and a one-off session that a test module keeps until its worker process
+    ends (as pytest's teardown clears modules): the native objects are released before the
+    solver's module is torn down, so nothing is printed at exit (CPLEX's problems printed
+    "Exception ignored in Cplex.__del__" there)."""
+    import subprocess
+
+    (tmp_path / "test_held.py").write_text(HELD_SESSIONS.replace("{solver}", solver))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_held.py")],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "Exception ignored" not in done.stdout + done.stderr, (done.stdout + done.stderr)[-2000:]

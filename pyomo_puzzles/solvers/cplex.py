@@ -80,8 +80,8 @@ class MatrixSession:
 
         self.settings = settings
         self._problem = problem = silent_problem() if persistent else _take()
-        if not persistent:
-            weakref.finalize(self, _give_back, problem)
+        # a persistent session's problem ended with it, and at exit while CPLEX's module still stands
+        weakref.finalize(self, problem.end if persistent else functools.partial(_give_back, problem))
         big = cplex.infinity
         senses, rhs, spans = _rows(form.row_lower, form.row_upper)
         problem.copylp(len(form.columns), len(rhs),
