@@ -423,6 +423,24 @@ def test_kept_native_state_follows_its_fork_policy(survives_fork):
     assert kept.take() == "given back" and kept.take() == parent
 
 
+
+def test_kept_native_state_is_ended_by_its_end_and_a_failing_end_drops_it():
+    from pyomo_puzzles.contract.solvers import Kept
+
+    ended = []
+
+    def end(thing):
+        if thing == "broken":
+            raise RuntimeError("cannot be ended")
+        ended.append(thing)
+
+    kept = Kept(lambda: "made", survives_fork=False, end=end)
+    for thing in ("first", "broken", "second"):
+        kept.give_back(thing)
+    kept.end_all()  # what happens at exit
+    assert sorted(ended) == ["first", "second"] and len(kept) == 0
+
+
 HELD_SESSIONS = '''
 import pyomo.environ as pyo
 from pyomo_puzzles.core import solvers

@@ -74,6 +74,8 @@ imports none of them.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import math
 import os
 from abc import ABC, abstractmethod
@@ -329,11 +331,24 @@ class Kept:
     process may use what the process kept (plain memory, copied with it: SCIP's instances,
     made by a batch's warm-up for every run it forks); False where a forked child must make its
     own (an object bound to the threads, sockets or licence token of the process that made it:
-    CPLEX's problems, Gurobi's environment), which keeping them per process id ensures."""
+    CPLEX's problems, Gurobi's environment), which keeping them per process id ensures.
 
-    def __init__(self, make, survives_fork: bool) -> None:
-        self._make, self.survives_fork = make, survives_fork
+    `end`, where given, releases what this process keeps when it exits, while Python and the
+    solver's module still stand (a SCIP instance with a Python plugin freed later, at the
+    interpreter's teardown, crashed it)."""
+
+    def __init__(self, make, survives_fork: bool, end: Callable[[Any], None] | None = None) -> None:
+        self._make, self.survives_fork, self._end = make, survives_fork, end
         self._kept: dict[int, list] = {}
+        if end is not None:
+            atexit.register(self.end_all)
+
+    def end_all(self) -> None:
+        """Release everything this process keeps (`end`); a thing that cannot be ended is dropped."""
+        kept = self._here()
+        while kept:
+            with contextlib.suppress(Exception):
+                self._end(kept.pop())
 
     def _here(self) -> list:
         return self._kept.setdefault(0 if self.survives_fork else os.getpid(), [])

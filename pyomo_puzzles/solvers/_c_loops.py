@@ -63,9 +63,8 @@ _GATHER_IR = _counted_loop("@gather_double(ptr %fn, ptr %handle, i32 %first, i64
 
 
 def _scip_ir(name: str, arrays: str, create: str, keep: str = "") -> str:
-    """``<name>(create, add, release, scip, n, <arrays>)``: for each k < n, `create` (IR setting
-    ``%created``, the object in ``%made.ptr``), add, `keep`, release. Returns the objects added:
-    n, or the k at which a call did not return SCIP_OKAY (1)."""
+    """``<name>(create, add, release, scip, n, <arrays>)``: `create` (IR into ``%made.ptr``), add, `keep`,
+    release for each k < n. Returns n, or the k at which a call did not return SCIP_OKAY (1)."""
     return f"""
 define i64 @{name}(ptr %create, ptr %add, ptr %release, ptr %scip, i64 %n, {arrays}) {{
 entry:
@@ -103,16 +102,14 @@ done:
 
 
 _SCIP_IR = "@empty = private unnamed_addr constant [1 x i8] zeroinitializer\n" + _scip_ir(
-    # column k: SCIPcreateVarBasic (name "", as _scip_c says why), SCIPaddVar, made[k] = the
-    # variable, SCIPreleaseVar (the problem holds it)
+    # column k: SCIPcreateVarBasic (named ""), SCIPaddVar, made[k] = it, SCIPreleaseVar (the problem holds it)
     "scip_add_variables", "ptr %lower, ptr %upper, ptr %cost, ptr %kind, ptr %made.out",
     _loads(("double", "lower"), ("double", "upper"), ("double", "cost"), ("i32", "kind")) + """\
   %created = call i32 %create(ptr %scip, ptr %made.ptr, ptr @empty, double %v.lower, double %v.upper,
                               double %v.cost, i32 %v.kind)""", """\
   %p.made = getelementptr ptr, ptr %made.out, i64 %k
   store ptr %made, ptr %p.made""") + _scip_ir(
-    # row k of compressed rows (start, variables, coefficients): SCIPcreateConsBasicLinear
-    # (name ""), SCIPaddCons, SCIPreleaseCons
+    # row k of compressed rows: SCIPcreateConsBasicLinear (named ""), SCIPaddCons, SCIPreleaseCons
     "scip_add_rows", "ptr %start, ptr %variables, ptr %coefficients, ptr %lower, ptr %upper", """\
   %p.first = getelementptr i64, ptr %start, i64 %k
   %first = load i64, ptr %p.first

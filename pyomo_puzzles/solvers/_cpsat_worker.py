@@ -38,9 +38,8 @@ def read_frame(stream, frame: list) -> dict:
 
 
 def matrix(arrays: dict):
-    """The constraint matrix by rows (scipy's, as OR-Tools takes it): the form's columns, then
-    the cuts; arrays that do not fit together are refused (ValueError) before any native code
-    reads past them."""
+    """The constraint matrix by rows (scipy's) with the cuts after; arrays that do not fit
+    together are refused (ValueError) before any native code reads past them."""
     import scipy.sparse as sp  # imported at start (`serve`)
 
     rows, columns = len(arrays["row_lower"]), len(arrays["col_lower"])
@@ -110,8 +109,7 @@ def _bound(value: float, cp_model) -> int:
 
 
 def _add_row(model, cp_model, terms: list, lo: float, hi: float) -> bool:
-    """A row as CP-SAT's own constraint where it is one (a sum of binaries equal to one:
-    exactly one; at most one), which it propagates as clauses (True); else a linear constraint."""
+    """A row as CP-SAT's exactly-one or at-most-one of binaries where it is one (True), else linear."""
     ones = all(c == 1 and is_binary for c, _, is_binary in terms)
     if ones and lo == 1 and hi == 1:
         model.add_exactly_one([x for _, x, _ in terms])

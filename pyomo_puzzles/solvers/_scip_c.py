@@ -5,6 +5,7 @@ read back in one call; SCIP instances kept between sessions. Why: docs/solver_bi
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import glob
 import os
@@ -92,7 +93,16 @@ def _new_instance():
     return pyscipopt.Model()
 
 
-INSTANCES = Kept(_new_instance, survives_fork=True)  # idle instances: plain memory, a forked run takes its parent's
+INSTANCES = Kept(_new_instance, survives_fork=True, end=lambda model: model.free())  # plain memory: forks share it
+_IN_USE: weakref.WeakSet = weakref.WeakSet()  # the `Problem`s alive, freed at exit too (`_free_in_use`)
+
+
+@atexit.register
+def _free_in_use() -> None:
+    """Free every `Problem`'s SCIP instance still alive at exit: its Python plugins must not reach teardown."""
+    for problem in list(_IN_USE):
+        problem.given_back.detach()
+        problem.model.free()
 
 
 def take(quiet: dict):
@@ -126,7 +136,8 @@ class Problem:
 
     def __init__(self, form, quiet: dict) -> None:
         self.model = take(quiet)
-        weakref.finalize(self, give_back, self.model)
+        self.given_back = weakref.finalize(self, give_back, self.model)
+        _IN_USE.add(self)
         self.lib, self.scip = library(), pointer(self.model)
         self.infinity = self.lib.SCIPinfinity(self.scip)
         self.lower, self.upper = clipped(form.col_lower, self.infinity), clipped(form.col_upper, self.infinity)

@@ -42,7 +42,7 @@ def silent_problem():
     return problem
 
 
-PROBLEMS = Kept(silent_problem, survives_fork=False)
+PROBLEMS = Kept(silent_problem, survives_fork=False, end=lambda problem: problem.end())
 """CPLEX problems a one-off session is done with, kept for the next one: making one was most
 of a small model's hand-over. A forked run makes its own (its environment has threads)."""
 
@@ -71,9 +71,8 @@ def _apply(problem, parameters: dict) -> None:
 
 
 class MatrixSession:
-    """The model's matrix in one CPLEX problem through one `Cplex.copylp` call (a kept problem
-    for a one-off session); a persistent session adds rows and changes bounds on a problem of
-    its own. The Community Edition's size limit (error 1016) is ``licence_limit``."""
+    """The model's matrix in one CPLEX problem by one `copylp` call (a kept one for a one-off session;
+    a persistent session's own takes rows and bounds). Error 1016 is ``licence_limit``."""
 
     def __init__(self, form, settings: RunSettings, persistent: bool = False) -> None:
         import cplex  # see _rows

@@ -61,10 +61,8 @@ class _Worker:
 
     def solve(self, request: dict, arrays: dict | None = None,
               on_point: Callable[[str], bool] | None = None) -> tuple[dict | None, str | None]:
-        """Send one request with its `arrays` (name -> numpy array, sent as raw bytes after
-        the request's line): (the worker's answer, None), or (None, the reason there is none).
-        An enumeration's points go to `on_point` as they come; once it returns False the
-        worker is asked to stop (SIGUSR1) and the points still on their way are dropped."""
+        """Send one request with its `arrays`: (the answer, None) or (None, why there is none). An
+        enumeration's points go to `on_point` until it returns False (the worker is then stopped)."""
         line, payload = _framed(request, arrays or {})
         with self._guard:
             if not self._usable():

@@ -24,7 +24,7 @@ def _started_environment():
         return gp.Env(params={"OutputFlag": 0})
 
 
-ENVIRONMENT = Kept(_started_environment, survives_fork=False)  # a forked run makes its own: the licence token
+ENVIRONMENT = Kept(_started_environment, survives_fork=False, end=lambda env: env.dispose())
 
 
 def environment():

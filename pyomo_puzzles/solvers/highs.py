@@ -13,8 +13,7 @@ from pyomo_puzzles.contract.solvers import (Adapter, LinearForm, Native, Options
 
 
 class MatrixSession:
-    """The model's matrix as one highspy model (`passModel`); a persistent session keeps it and
-    takes new rows and bounds, so HiGHS starts each solve from its last basis."""
+    """The model's matrix as one highspy model (`passModel`), kept by a persistent session."""
 
     def __init__(self, form: LinearForm, settings: RunSettings) -> None:
         import highspy  # highspy: not when the adapters are merely imported (listing solvers)
@@ -91,8 +90,7 @@ _REDUCTIONS = re.compile(r"Presolve reductions: rows (\d+)\(-?\d+\); columns (\d
 
 
 def presolved_size(log: list[str]) -> tuple[int, int, int] | None:
-    """(columns, rows, nonzeros) after HiGHS's presolve, from its first log line ``Presolve
-    reductions: ...``; None without one (presolve off, or nothing reduced)."""
+    """(columns, rows, nonzeros) after HiGHS's presolve, from its log; None where nothing was reduced."""
     for found in filter(None, map(_REDUCTIONS.match, log)):
         rows, columns, nonzeros = map(int, found.groups())
         return columns, rows, nonzeros
