@@ -5,11 +5,10 @@ Runs are done in batches (one Python start-up per batch, see `experiment.batches
 runs are made one after another in one forked process (`runs_in_turn`; a new process after
 a run that was killed or crashed), or with ``processes: per_run`` each in a process of its
 own (`run_one`). A batch writes each run's record atomically as soon as the run ends, and
-keeps a record that
-already exists when its fingerprint (`run_fingerprint`: instance data, the formulation's
-and the family's code, package and solver versions, settings) is the one the run would
-have now, so an interrupted pipeline resumes without redoing finished runs and a changed
-input is never served stale. Snakemake's rerun flags (``--forceall``, ``--forcerun
+keeps a record that already exists when its fingerprint (`run_fingerprint`: instance data,
+the formulation's and the family's code, package and solver versions, settings) is the one
+the run would have now, so an interrupted pipeline resumes without redoing finished runs and
+a changed input is never served stale. Snakemake's rerun flags (``--forceall``, ``--forcerun
 solve_batch``, ``--forcerun``/``-f`` on a batch's manifest) redo the runs
 (`experiment.FORCE_VARIABLE`). The batch's manifest (its Snakemake output) is written last.
 

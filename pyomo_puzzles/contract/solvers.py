@@ -10,8 +10,8 @@ helper process it started still runs).
 """
 
 from pyomo_puzzles.core.binding import (UntestedVersion, by_rows, c_pointer, check_form, check_rows, clipped, declare,
-                                        first_line, library_availability, missing_package, quiet_stdout, ran_to_limit, require_tested,
-                                        row_senses, time_left, timed, without_objective)
+                                        first_line, library_availability, missing_package, quiet_stdout, ran_to_limit,
+                                        require_tested, row_senses, time_left, timed, without_objective)
 from pyomo_puzzles.core.linear_form import LinearForm, Rows, linear_form, load_values
 from pyomo_puzzles.core.processes import running
 from pyomo_puzzles.core.records import SOLVER_STATUSES, RunSettings
@@ -38,5 +38,5 @@ __all__ = ["ENTRY_POINT_GROUP", "SOLVER_STATUSES", "Adapter", "Kept", "LinearFor
            "SolveOutcome", "Rows", "SolverSettings", "SolverUnavailable", "UntestedVersion", "UserError", "by_rows",
            "c_pointer", "check_form", "check_rows", "clipped", "declare", "finite", "first_line", "library_availability",
            "linear_form", "load_values", "missing_package", "outcome_without_columns", "quiet_stdout", "ran_to_limit",
-           "record_progress", "register_solver", "register_solver_prefix", "relative_gap", "require_tested", "root_bound", "row_senses",
-           "running", "time_left", "timed", "without_objective", "worth_tracing"]
+           "record_progress", "register_solver", "register_solver_prefix", "relative_gap", "require_tested",
+           "root_bound", "row_senses", "running", "time_left", "timed", "without_objective", "worth_tracing"]

@@ -87,14 +87,6 @@ class IsolatedRun:
     solver: str | None = None
 
 
-def _child(conn, run: IsolatedRun) -> None:
-    _own_group_and_signals()
-    try:
-        _serve(conn, run, _Prepared(), runs_before=0)
-    finally:
-        conn.close()
-
-
 def _own_group_and_signals() -> None:
     os.setpgrp()  # so that a kill reaches the solver executables this run starts
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -167,8 +159,9 @@ def _worker(conn, runs: Sequence[IsolatedRun], first: int) -> None:
         for index in range(first, len(runs)):
             conn.send({"__start__": index})
             _serve(conn, runs[index], prepared, runs_before=index - first)
-            # The run's garbage is collected here, between runs, not in the next run's clock.
-            gc.collect()
+            if index + 1 == len(runs):
+                break
+            gc.collect()  # the run's garbage, between runs: not in the next run's clock
             if prepared.holds_too_much():
                 break
     finally:
@@ -297,23 +290,10 @@ def _watch(receiver, child, settings: RunSettings, loaded: dict,
 
 
 def run_isolated(run: IsolatedRun, blas) -> RunRecord:
-    """The run in a forked child (the time limit covers all of it, loading included),
-    returning its record. Ctrl-C kills the child's group and raises `Interrupted`; a
-    `UserError` in the child is raised here."""
-    settings, helpers = run.settings, run.helpers()
-    receiver, sender = multiprocessing.Pipe(duplex=False)
-    blas_threads_for_forked_runs(settings, blas)  # inherited by the child
-    child = _Forked(_child, (sender, run))
-    watch = _RunWatch(run, helpers)
-    try:
-        with _stop_signals_held():
-            _start_in_own_group(child)
-            sender.close()
-        payload, killed_for, peak = _watch(receiver, child, settings, watch.loaded, helpers)
-    except KeyboardInterrupt:
-        raise watch.interrupted(child) from None
-    child.join()
-    outcome = watch.outcome(payload, killed_for, peak, child.exitcode)
+    """The run in a forked child of its own (`run_in_turn` of this one run: the time limit
+    covers all of it, loading included), returning its record. Ctrl-C kills the child's group
+    and raises `Interrupted`; a `UserError` in the child is raised here."""
+    (outcome,) = run_in_turn([run], blas)
     if isinstance(outcome, UserError):
         raise outcome
     return outcome
@@ -345,16 +325,15 @@ def _one_process(runs: Sequence[IsolatedRun], first: int, blas,
     receiver, sender = multiprocessing.Pipe(duplex=False)
     blas_threads_for_forked_runs(runs[first].settings, blas)  # inherited by the process
     child = _Forked(_worker, (sender, runs, first))
-    index = first
+    index, watch = first, _RunWatch(runs[first], helpers[0])  # the first run's watch starts before the fork
     try:
-        with _stop_signals_held():
-            _start_in_own_group(child)
-            sender.close()
         while index < len(runs):
-            own = helpers[index - first]
-            watch = _RunWatch(runs[index], own)
             try:
-                payload, killed_for, peak = _watch(receiver, child, runs[index].settings, watch.loaded, own)
+                if index == first:  # Ctrl-C while the process starts stops the first run
+                    with _stop_signals_held():
+                        _start_in_own_group(child)
+                        sender.close()
+                payload, killed_for, peak = _watch(receiver, child, watch.run.settings, watch.loaded, watch.helpers)
             except KeyboardInterrupt:
                 raise watch.interrupted(child) from None
             if payload is None and not watch.loaded.get("started") and index > first:
@@ -368,6 +347,8 @@ def _one_process(runs: Sequence[IsolatedRun], first: int, blas,
             yield outcome
             if ended:
                 break
+            if index < len(runs):
+                watch = _RunWatch(runs[index], helpers[index - first])
     finally:
         if child.pid is not None and child.is_alive() and index < len(runs):  # left before its runs were made
             _kill(child, tuple(set().union(*helpers)))
